@@ -1,0 +1,138 @@
+"""What a device backend raises when the runtime underneath aclrt* would fail.
+
+The device layer is the runtime (libruntime + driver), so its errors carry the runtime's own
+codes (107xxx / 207xxx / 507xxx, spec/pyacl-runtime.md section 5.2) and the ID of the
+message the real runtime records for aclGetRecentErrMsg (EExxxx runtime, ELxxxx driver).
+Codes are plain ints here because ``device`` imports nothing from ``emulator``; a
+conformance test checks each one against ``emulator.status.AclError``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class DeviceError(Exception):
+    """A runtime failure. ``msg_id`` None means the real call fails silently (no message recorded)."""
+
+    status: ClassVar[int] = 507000  # ACL_ERROR_RT_INTERNAL_ERROR: unmapped internal errors
+    msg_id: ClassVar[str | None] = "EE9999"
+
+    def __init__(self, message: str, /, **context: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.context = context
+
+
+class InvalidValue(DeviceError):
+    """An argument the runtime checks and rejects (count > destMax, timeout 0, bad flags)."""
+
+    status = 107000  # ACL_ERROR_RT_PARAM_INVALID
+    msg_id = "EE1003"
+
+
+class InvalidDeviceId(DeviceError):
+    status = 107001  # ACL_ERROR_RT_INVALID_DEVICEID
+    msg_id = "EE1003"
+
+
+class ContextNull(DeviceError):
+    """No current context on the calling thread (the runtime returns it without a message)."""
+
+    status = 107002  # ACL_ERROR_RT_CONTEXT_NULL
+    msg_id = None
+
+
+class WrongContext(DeviceError):
+    status = 107003  # ACL_ERROR_RT_STREAM_CONTEXT
+    msg_id = "EE1010"
+
+
+class EventTimestampInvalid(DeviceError):
+    status = 107006  # ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID
+    msg_id = "EE1001"
+
+
+class InvalidMemoryType(DeviceError):
+    status = 107016  # ACL_ERROR_RT_INVALID_MEMORY_TYPE
+    msg_id = "EE1003"
+
+
+class InvalidHandle(DeviceError):
+    """A stream / event / context handle that was destroyed or is of another kind."""
+
+    status = 107017  # ACL_ERROR_RT_INVALID_HANDLE
+    msg_id = "EE1017"
+
+
+class FeatureNotSupported(DeviceError):
+    status = 207000  # ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+    msg_id = "EE1005"
+
+
+class OutOfMemory(DeviceError):
+    status = 207001  # ACL_ERROR_RT_MEMORY_ALLOCATION
+    msg_id = "EL0004"
+
+
+class NoStreamResource(DeviceError):
+    status = 207008  # ACL_ERROR_RT_NO_STREAM_RESOURCE
+    msg_id = "EE1016"
+
+
+class NoEventResource(DeviceError):
+    status = 207007  # ACL_ERROR_RT_NO_EVENT_RESOURCE
+    msg_id = "EE1016"
+
+
+class ContextReleaseError(DeviceError):
+    status = 507007  # ACL_ERROR_RT_CONTEXT_RELEASE_ERROR
+    msg_id = "EE1018"
+
+
+class StreamSyncTimeout(DeviceError):
+    status = 507046  # ACL_ERROR_RT_STREAM_SYNC_TIMEOUT
+    msg_id = "EE1002"
+
+
+class EventSyncTimeout(DeviceError):
+    status = 507047  # ACL_ERROR_RT_EVENT_SYNC_TIMEOUT
+    msg_id = "EE1002"
+
+
+class EventNotRecorded(DeviceError):
+    """ElapsedTime on an event that was never recorded: the runtime's internal 'recorder null'."""
+
+    status = 507000  # ACL_ERROR_RT_INTERNAL_ERROR
+    msg_id = "EE9999"
+
+
+class InvalidAddress(DeviceError):
+    """The driver rejected an address: not a live allocation (double free, interior pointer, stray)."""
+
+    status = 507899  # ACL_ERROR_RT_DRV_INTERNAL_ERROR
+    msg_id = "EL9999"
+
+
+class TaskFailed(DeviceError):
+    """A queued task failed on the device; surfaces at the next synchronisation."""
+
+    status = 507015  # ACL_ERROR_RT_AICORE_EXCEPTION
+    msg_id = "EZ9999"
+
+
+class AicpuException(TaskFailed):
+    status = 507018  # ACL_ERROR_RT_AICPU_EXCEPTION
+
+
+class UnifiedBufferOverflow(TaskFailed):
+    """A block declared more unified-buffer use than the SoC's UB holds."""
+
+    status = 507015  # ACL_ERROR_RT_AICORE_EXCEPTION
+
+
+class ContextNotDestroyable(DeviceError):
+    """aclrtDestroyContext on the primary context or on one already destroyed."""
+
+    status = 107002  # ACL_ERROR_RT_CONTEXT_NULL
+    msg_id = "EE1017"

@@ -1,0 +1,184 @@
+"""The Device protocol: what the emulator needs from an NPU, and the value types it speaks.
+
+Two backends provide it: ``device.simulated.SimulatedNpu`` (in-process model) and
+``device.ascend.AscendNpu`` (a real card through pyACL). Everything above this line —
+contexts, the per-thread current device, argument checks of the ACL layer, the choice of a
+copy direction from ``aclrtMemcpyKind`` — lives in ``emulator``; a backend only does what the
+runtime and the driver do: hand out memory, move bytes, queue and run tasks, keep time.
+Addresses are plain ints: device addresses are never host-dereferenceable, host addresses are
+real process addresses (pinned memory from ``malloc_host`` or any numpy buffer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum, Flag, IntEnum, auto
+from typing import NewType, Protocol
+
+from device.soc import SocProfile
+
+DevicePtr = NewType("DevicePtr", int)
+StreamId = NewType("StreamId", int)
+EventId = NewType("EventId", int)
+
+KiB = 1024
+MiB = 1024 * KiB
+GiB = 1024 * MiB
+
+
+class MemPolicy(IntEnum):
+    """aclrtMemMallocPolicy base values; the low byte of a policy argument."""
+
+    HUGE_FIRST = 0
+    HUGE_ONLY = 1
+    NORMAL_ONLY = 2
+    HUGE_FIRST_P2P = 3
+    HUGE_ONLY_P2P = 4
+    NORMAL_ONLY_P2P = 5
+    HUGE1G_ONLY = 6
+    HUGE1G_ONLY_P2P = 7
+
+
+class PageKind(Enum):
+    """Driver page sizes: capacity is charged in whole pages of the rounded size."""
+
+    NORMAL = 4 * KiB
+    HUGE = 2 * MiB
+    GIANT = 1 * GiB
+
+    @property
+    def page_size(self) -> int:
+        return int(self.value)
+
+
+class AddressKind(Enum):
+    """How the runtime classifies a pointer for async copies (spec/pyacl-runtime.md section 3)."""
+
+    DEVICE = auto()
+    PINNED_HOST = auto()
+    UNREGISTERED = auto()
+
+
+class Direction(Enum):
+    H2H = auto()
+    H2D = auto()
+    D2H = auto()
+    D2D = auto()
+
+
+class Access(Flag):
+    READ = auto()
+    WRITE = auto()
+    READ_WRITE = READ | WRITE
+
+
+class Engine(Enum):
+    AICORE = auto()
+    AICPU = auto()
+
+
+@dataclass(frozen=True, slots=True)
+class MemInfo:
+    free: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllocationInfo:
+    """One live device allocation as the driver sees it."""
+
+    addr: int
+    size: int  # what the caller asked for
+    alloc_size: int  # ALIGN_UP(size, 32) + pad: the bytes that are addressable
+    charged: int  # whole pages of alloc_size: what capacity accounting counts
+    page_kind: PageKind
+    policy: int
+    tag: str
+
+
+@dataclass(frozen=True, slots=True)
+class BufferArg:
+    """A device range a task reads or writes; race detection and kernel views are built from these."""
+
+    addr: int
+    nbytes: int
+    access: Access
+
+
+@dataclass(frozen=True, slots=True)
+class BlockContext:
+    """What one SPMD block of a kernel receives besides its buffers: its index and the tiling bytes."""
+
+    block_idx: int
+    block_dim: int
+    tiling: bytes
+    ub_size: int
+
+
+KernelFunc = Callable[..., None]  # (BlockContext, *np.ndarray views) -> None
+
+
+@dataclass(frozen=True, slots=True)
+class KernelLaunch:
+    """One kernel launch: run ``func`` once per block over uint8 views of ``args``."""
+
+    name: str
+    func: KernelFunc
+    block_dim: int
+    args: tuple[BufferArg, ...]
+    tiling: bytes = b""
+    ub_bytes_per_block: int = 0
+    engine: Engine = Engine.AICORE
+    duration_us: float | None = None  # cost-model override; None derives it from the bytes touched
+    attrs: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class RaceReport:
+    """A synchronous host operation touched memory that a queued task still uses."""
+
+    operation: str
+    addr: int
+    nbytes: int
+    task: str
+    stream: int
+
+
+class Device(Protocol):
+    """The seam between the emulated runtime and a backend (simulated or real)."""
+
+    device_id: int
+    soc: SocProfile
+
+    # memory
+    def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> DevicePtr: ...
+    def free(self, ptr: int) -> AllocationInfo: ...
+    def allocation(self, ptr: int) -> AllocationInfo | None: ...
+    def mem_info(self, page_kind: PageKind | None = None) -> MemInfo: ...
+    def malloc_host(self, size: int) -> int: ...
+    def free_host(self, ptr: int) -> int: ...
+    def classify(self, ptr: int) -> AddressKind: ...
+
+    # copies and sets; stream None = synchronous
+    def copy(self, dst: int, src: int, count: int, direction: Direction, stream: StreamId | None) -> None: ...
+    def memset(self, ptr: int, value: int, count: int, stream: StreamId | None) -> None: ...
+
+    # streams and events
+    def create_stream(self, priority: int = 0, flags: int = 0) -> StreamId: ...
+    def destroy_stream(self, stream: StreamId, *, force: bool = False) -> None: ...
+    def synchronize_stream(self, stream: StreamId, timeout_ms: int = -1) -> None: ...
+    def stream_done(self, stream: StreamId) -> bool: ...
+    def create_event(self, flags: int) -> EventId: ...
+    def destroy_event(self, event: EventId) -> None: ...
+    def record_event(self, event: EventId, stream: StreamId) -> None: ...
+    def reset_event(self, event: EventId, stream: StreamId) -> None: ...
+    def stream_wait_event(self, stream: StreamId, event: EventId) -> None: ...
+    def synchronize_event(self, event: EventId, timeout_ms: int = -1) -> None: ...
+    def event_state(self, event: EventId) -> tuple[bool, bool]: ...  # (recorded, complete)
+    def event_elapsed_ms(self, start: EventId, end: EventId) -> float: ...
+
+    # kernels
+    def launch(self, kernel: KernelLaunch, stream: StreamId) -> None: ...
+
+    def close(self) -> None: ...

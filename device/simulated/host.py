@@ -1,0 +1,58 @@
+"""Pinned host memory (aclrtMallocHost): real, writable process memory the device knows about.
+
+Clients write into it with ctypes and read it back with numpy, so the address handed out is a
+real one: the start of a numpy buffer this table keeps alive until ``free_host``. Sizes are
+rounded to 32 bytes and the start is 64-byte aligned, as the runtime documents.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from device.errors import InvalidAddress
+
+ALIGN = 64
+
+
+class PinnedHost:
+    def __init__(self) -> None:
+        self._buffers: dict[int, tuple[np.ndarray, int]] = {}  # address -> (owning buffer, size)
+        self._starts: list[int] = []
+        self.used = 0
+
+    def allocate(self, size: int) -> int:
+        rounded = (size + 31) // 32 * 32
+        raw = np.empty(rounded + ALIGN, dtype=np.uint8)
+        offset = (-raw.ctypes.data) % ALIGN
+        addr = raw.ctypes.data + offset
+        self._buffers[addr] = (raw, rounded)
+        bisect.insort(self._starts, addr)
+        self.used += rounded
+        return addr
+
+    def release(self, addr: int) -> int:
+        entry = self._buffers.pop(addr, None)
+        if entry is None:
+            raise InvalidAddress(f"free_host of {addr:#x}: not an address returned by aclrtMallocHost", addr=addr)
+        del self._starts[bisect.bisect_left(self._starts, addr)]
+        self.used -= entry[1]
+        return entry[1]
+
+    def contains(self, addr: int) -> bool:
+        i = bisect.bisect_right(self._starts, addr) - 1
+        if i < 0:
+            return False
+        start = self._starts[i]
+        return addr < start + self._buffers[start][1]
+
+    def live(self) -> dict[int, int]:
+        return {addr: size for addr, (_, size) in self._buffers.items()}
+
+
+def host_view(addr: int, nbytes: int) -> np.ndarray:
+    """A uint8 view of real process memory at ``addr`` (numpy data, bytes buffers, pinned memory)."""
+    import ctypes
+
+    return np.frombuffer((ctypes.c_uint8 * nbytes).from_address(addr), dtype=np.uint8)

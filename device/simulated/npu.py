@@ -1,0 +1,300 @@
+"""SimulatedNpu: one emulated Ascend device, in process.
+
+It is the runtime and driver underneath aclrt*: it owns the device address space (``Heap``),
+pinned host memory, streams and events (``Scheduler``) and runs kernels block by block.
+Fidelity notes:
+- Synchronous copies, sets and frees do not wait for queued work on a card; here such a call
+  that touches memory a queued task still uses is reported as a race (a ``RaceReport`` in
+  ``races``, a ``device.race`` warning) and the queued work it depends on runs first, so the
+  result is deterministic (spec/runtime.md section 4.1).
+- Host addresses are real. An address inside any device's window, or in the null page, is
+  refused instead of dereferenced, so a swapped host/device pointer is an error, not a crash.
+- Kernels are SPMD: ``func`` runs once per block with its block index and the tiling bytes;
+  a block that declares more unified buffer than the SoC has fails like an AI Core exception.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import numpy as np
+import structlog
+
+from device.errors import InvalidValue, UnifiedBufferOverflow
+from device.interface import (
+    Access,
+    AddressKind,
+    AllocationInfo,
+    BlockContext,
+    BufferArg,
+    DevicePtr,
+    Direction,
+    EventId,
+    KernelLaunch,
+    MemInfo,
+    PageKind,
+    RaceReport,
+    StreamId,
+)
+from device.simulated import cost
+from device.simulated.heap import DEVICE_BASE, DEVICE_SPAN, Heap
+from device.simulated.host import PinnedHost, host_view
+from device.simulated.streams import Scheduler
+from device.soc import SocProfile, load_soc
+
+log = structlog.get_logger(logger_name="device.simulated")
+
+MAX_DEVICES = 64
+NULL_PAGE = 0x10000
+
+
+class SimulatedNpu:
+    """The in-process device model behind the Device protocol."""
+
+    def __init__(self, device_id: int = 0, soc: SocProfile | None = None, *, eager: bool = False) -> None:
+        self.device_id = device_id
+        self.soc = soc if soc is not None else load_soc()
+        self.heap = Heap(
+            device_id=device_id,
+            capacity=self.soc.hbm_total,
+            padding=self.soc.padding_size,
+            huge1g=self.soc.huge1g_pages,
+        )
+        self.host = PinnedHost()
+        self.scheduler = Scheduler(
+            device_id=device_id, max_streams=self.soc.max_streams, max_events=self.soc.max_events, eager=eager
+        )
+        self.races: list[RaceReport] = []
+        self.race_listeners: list[Callable[[RaceReport], None]] = []
+        self.lock = threading.RLock()
+        self._log = log.bind(device=device_id)
+
+    @property
+    def eager(self) -> bool:
+        return self.scheduler.eager
+
+    @eager.setter
+    def eager(self, value: bool) -> None:
+        self.scheduler.eager = value
+
+    # -- memory -----------------------------------------------------------------------------
+    def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> DevicePtr:
+        with self.lock:
+            alloc = self.heap.allocate(size, policy, padded=padded, tag=tag)
+        self._log.debug("device.malloc", addr=hex(alloc.addr), size=size, charged=alloc.info.charged, tag=tag)
+        return DevicePtr(alloc.addr)
+
+    def free(self, ptr: int) -> AllocationInfo:
+        with self.lock:
+            alloc = self.heap.get(ptr)
+            if alloc is not None:
+                self._settle(f"aclrtFree({ptr:#x})", ptr, alloc.info.alloc_size, Access.WRITE)
+            info = self.heap.release(ptr).info
+        self._log.debug("device.free", addr=hex(ptr), charged=info.charged)
+        return info
+
+    def allocation(self, ptr: int) -> AllocationInfo | None:
+        alloc = self.heap.get(ptr)
+        return alloc.info if alloc is not None else None
+
+    def live_allocations(self) -> list[AllocationInfo]:
+        return self.heap.live()
+
+    def mem_info(self, page_kind: PageKind | None = None) -> MemInfo:
+        return self.heap.mem_info(page_kind)
+
+    def malloc_host(self, size: int) -> int:
+        with self.lock:
+            return self.host.allocate(size)
+
+    def free_host(self, ptr: int) -> int:
+        with self.lock:
+            self._settle(f"aclrtFreeHost({ptr:#x})", ptr, 1, Access.WRITE)
+            return self.host.release(ptr)
+
+    def classify(self, ptr: int) -> AddressKind:
+        if self._in_own_window(ptr):
+            return AddressKind.DEVICE
+        if self.host.contains(ptr):
+            return AddressKind.PINNED_HOST
+        return AddressKind.UNREGISTERED
+
+    def _in_own_window(self, ptr: int) -> bool:
+        base = DEVICE_BASE + self.device_id * DEVICE_SPAN
+        return base <= ptr < base + DEVICE_SPAN
+
+    # -- copies and sets --------------------------------------------------------------------
+    def copy(self, dst: int, src: int, count: int, direction: Direction, stream: StreamId | None) -> None:
+        with self.lock:
+            self._check_end(dst, count, direction in (Direction.H2D, Direction.D2D), "copy destination")
+            self._check_end(src, count, direction in (Direction.D2H, Direction.D2D), "copy source")
+            if dst == src:
+                return
+
+            def run() -> None:
+                np.copyto(self._write_view(dst, count, direction), self._read_view(src, count, direction))
+
+            buffers = self._device_buffers(dst, src, count, direction)
+            if stream is None:
+                for buf in buffers:
+                    self._settle(f"aclrtMemcpy {direction.name}", buf.addr, buf.nbytes, buf.access)
+                run()
+            else:
+                duration = cost.copy_us(self.soc, count, direction)
+                self.scheduler.submit(
+                    stream, f"memcpy_async {direction.name}", run, buffers=buffers, duration_us=duration
+                )
+
+    def memset(self, ptr: int, value: int, count: int, stream: StreamId | None) -> None:
+        with self.lock:
+            on_device = self._in_own_window(ptr)
+            self._check_end(ptr, count, on_device, "memset destination")
+            byte = value & 0xFF
+
+            def run() -> None:
+                view = self.heap.view_for_overwrite(ptr, count, "memset") if on_device else host_view(ptr, count)
+                view.fill(byte)
+
+            buffers = (BufferArg(ptr, count, Access.WRITE),) if on_device else ()
+            if stream is None:
+                if on_device:
+                    self._settle("aclrtMemset", ptr, count, Access.WRITE)
+                run()
+            else:
+                self.scheduler.submit(
+                    stream, "memset_async", run, buffers=buffers, duration_us=cost.memset_us(self.soc, count)
+                )
+
+    def _check_end(self, addr: int, count: int, on_device: bool, what: str) -> None:
+        if on_device:
+            if self.heap.containing(addr, count) is None:
+                raise InvalidValue(self.heap.describe_bad_address(addr, count, what), addr=addr, count=count)
+        elif addr < NULL_PAGE or DEVICE_BASE <= addr < DEVICE_BASE + MAX_DEVICES * DEVICE_SPAN:
+            raise InvalidValue(f"{what} {addr:#x} is not host memory (a device address, or the null page)", addr=addr)
+
+    def _device_buffers(self, dst: int, src: int, count: int, direction: Direction) -> tuple[BufferArg, ...]:
+        buffers = []
+        if direction in (Direction.D2H, Direction.D2D):
+            buffers.append(BufferArg(src, count, Access.READ))
+        if direction in (Direction.H2D, Direction.D2D):
+            buffers.append(BufferArg(dst, count, Access.WRITE))
+        return tuple(buffers)
+
+    def _write_view(self, addr: int, count: int, direction: Direction) -> np.ndarray:
+        if direction in (Direction.H2D, Direction.D2D):
+            return self.heap.view_for_overwrite(addr, count, "copy destination")
+        return host_view(addr, count)
+
+    def _read_view(self, addr: int, count: int, direction: Direction) -> np.ndarray:
+        if direction in (Direction.D2H, Direction.D2D):
+            return self.heap.view(addr, count, "copy source")
+        return host_view(addr, count)
+
+    def _settle(self, operation: str, addr: int, nbytes: int, access: Access) -> None:
+        """Report queued tasks that race a synchronous host operation, then run them first."""
+        conflicts = self.scheduler.conflicts(addr, nbytes, access)
+        if not conflicts:
+            return
+        for task in conflicts:
+            report = RaceReport(operation, addr, nbytes, task.name, task.stream)
+            self.races.append(report)
+            self._log.warning(
+                "device.race",
+                operation=operation,
+                addr=hex(addr),
+                nbytes=nbytes,
+                task=task.name,
+                stream=hex(task.stream),
+                hint="synchronize the stream before touching this memory from the host",
+            )
+            for listener in self.race_listeners:
+                listener(report)
+        self.scheduler.run_through(conflicts)
+
+    # -- streams and events -----------------------------------------------------------------
+    def create_stream(self, priority: int = 0, flags: int = 0) -> StreamId:
+        with self.lock:
+            return self.scheduler.create_stream(priority, flags)
+
+    def destroy_stream(self, stream: StreamId, *, force: bool = False) -> None:
+        with self.lock:
+            self.scheduler.destroy_stream(stream, force=force)
+
+    def synchronize_stream(self, stream: StreamId, timeout_ms: int = -1) -> None:
+        with self.lock:
+            self.scheduler.synchronize(stream, timeout_ms)
+
+    def stream_done(self, stream: StreamId) -> bool:
+        return self.scheduler.pending_tasks(stream) == 0
+
+    def create_event(self, flags: int | None, *, ex: bool = False) -> EventId:
+        with self.lock:
+            return self.scheduler.create_event(flags, ex=ex)
+
+    def destroy_event(self, event: EventId) -> None:
+        with self.lock:
+            self.scheduler.destroy_event(event)
+
+    def record_event(self, event: EventId, stream: StreamId) -> None:
+        with self.lock:
+            self.scheduler.record(event, stream)
+
+    def reset_event(self, event: EventId, stream: StreamId) -> None:
+        with self.lock:
+            self.scheduler.reset(event, stream)
+
+    def stream_wait_event(self, stream: StreamId, event: EventId) -> None:
+        with self.lock:
+            self.scheduler.wait(stream, event)
+
+    def synchronize_event(self, event: EventId, timeout_ms: int = -1) -> None:
+        with self.lock:
+            self.scheduler.synchronize_event(event, timeout_ms)
+
+    def event_state(self, event: EventId) -> tuple[bool, bool]:
+        ev = self.scheduler.event(event)
+        return ev.recorded is not None, self.scheduler.event_done(ev)
+
+    def event_is_ex(self, event: EventId) -> bool:
+        return self.scheduler.event(event).ex
+
+    def event_elapsed_ms(self, start: EventId, end: EventId) -> float:
+        return self.scheduler.elapsed_ms(start, end)
+
+    def synchronize(self) -> None:
+        with self.lock:
+            self.scheduler.synchronize_all()
+
+    # -- kernels ----------------------------------------------------------------------------
+    def launch(self, kernel: KernelLaunch, stream: StreamId) -> None:
+        with self.lock:
+            if kernel.block_dim < 1:
+                raise InvalidValue(f"kernel {kernel.name}: block dim {kernel.block_dim} must be >= 1")
+            for arg in kernel.args:
+                self._check_end(arg.addr, arg.nbytes, True, f"kernel {kernel.name} argument")
+            self.scheduler.submit(
+                stream,
+                f"kernel {kernel.name}",
+                lambda: self._run_kernel(kernel),
+                buffers=kernel.args,
+                duration_us=cost.kernel_us(self.soc, kernel),
+            )
+
+    def _run_kernel(self, kernel: KernelLaunch) -> None:
+        if kernel.ub_bytes_per_block > self.soc.ub_size:
+            raise UnifiedBufferOverflow(
+                f"kernel {kernel.name}: a block uses {kernel.ub_bytes_per_block} bytes of unified buffer, "
+                f"the SoC has {self.soc.ub_size}",
+                kernel=kernel.name,
+                ub_bytes=kernel.ub_bytes_per_block,
+                ub_size=self.soc.ub_size,
+            )
+        views = [self.heap.view(arg.addr, arg.nbytes, f"kernel {kernel.name}") for arg in kernel.args]
+        for block_idx in range(kernel.block_dim):
+            kernel.func(BlockContext(block_idx, kernel.block_dim, kernel.tiling, self.soc.ub_size), *views)
+
+    def close(self) -> None:
+        with self.lock:
+            for sid in self.scheduler.streams():
+                self.scheduler.destroy_stream(sid, force=True)

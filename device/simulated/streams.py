@@ -1,0 +1,310 @@
+"""Streams and events of the simulated NPU: deterministic, deferred execution.
+
+Fidelity notes (DESIGN.md "Streams are asynchronous, deterministically"; spec/runtime.md 4-5):
+- A task queued on a stream runs when something needs it: a synchronisation of its stream,
+  event or device, a wait on an event it records, a synchronous copy / set / free that touches
+  memory it uses (reported as a race first), or a destroy. With ``eager`` it runs at once.
+- Tasks of one stream run in submission order; across streams only ``stream_wait_event``
+  orders them. A wait captures the record that was already submitted, so dependencies always
+  point at earlier tasks and draining never deadlocks.
+- Time is simulated: every task has a duration from a small cost model, each stream has its
+  own clock, and a wait starts no earlier than the recorded work ended. Event timestamps and
+  elapsed times come from these clocks, and a sync with a timeout fails with 507046 / 507047
+  when the pending work would take longer than the timeout (the work stays queued, as on a card).
+- A failing task (an AI Core exception, say) is remembered on its stream and returned by the
+  next synchronisation of that stream; later tasks still run (ACL_CONTINUE_ON_FAILURE).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from device.errors import (
+    DeviceError,
+    EventNotRecorded,
+    EventSyncTimeout,
+    EventTimestampInvalid,
+    FeatureNotSupported,
+    InvalidHandle,
+    InvalidValue,
+    NoEventResource,
+    NoStreamResource,
+    StreamSyncTimeout,
+    TaskFailed,
+)
+from device.interface import Access, BufferArg, EventId, StreamId
+
+EVENT_SYNC = 0x1
+EVENT_TIME_LINE = 0x8
+EVENT_EXTERNAL = 0x20
+EVENT_IPC = 0x40
+EVENT_KNOWN_FLAGS = 0x1 | 0x2 | 0x8 | 0x10 | 0x20 | 0x40
+
+
+@dataclass(slots=True)
+class Task:
+    seq: int
+    stream: StreamId
+    name: str
+    run: Callable[[], None]
+    buffers: tuple[BufferArg, ...] = ()
+    duration_us: float = 0.0
+    after: tuple[tuple[StreamId, int], ...] = ()  # (stream, seq) that must finish first
+
+
+@dataclass(slots=True)
+class Stream:
+    sid: StreamId
+    priority: int
+    flags: int
+    pending: deque[Task] = field(default_factory=deque)
+    done_seq: int = 0  # every task with seq <= done_seq on this stream has run
+    clock_us: float = 0.0
+    error: DeviceError | None = None
+    destroyed: bool = False
+
+
+@dataclass(slots=True)
+class Event:
+    eid: EventId
+    flags: int
+    ex: bool
+    waitable: bool  # aclrtCreateEvent's internal DDSYNC, or the user's ACL_EVENT_SYNC
+    timed: bool  # aclrtCreateEvent's internal TIME_LINE, or the user's ACL_EVENT_TIME_LINE
+    recorded: tuple[StreamId, int] | None = None  # the record task that the event captures
+    timestamp_us: float | None = None
+
+
+class Scheduler:
+    """Owns every stream and event of one device and decides when their tasks run."""
+
+    def __init__(self, *, device_id: int, max_streams: int, max_events: int, eager: bool = False) -> None:
+        self.eager = eager
+        self.max_streams = max_streams
+        self.max_events = max_events
+        self._streams: dict[StreamId, Stream] = {}
+        self._events: dict[EventId, Event] = {}
+        self._seq = 0
+        base = (device_id + 1) << 32
+        self._next_stream = base | 0x5000_0000
+        self._next_event = base | 0x6000_0000
+
+    # -- streams ----------------------------------------------------------------------------
+    def create_stream(self, priority: int, flags: int) -> StreamId:
+        if len(self._streams) >= self.max_streams:
+            raise NoStreamResource(
+                f"the device already has {len(self._streams)} streams (limit {self.max_streams})",
+                limit=self.max_streams,
+            )
+        self._next_stream += 1
+        sid = StreamId(self._next_stream)
+        self._streams[sid] = Stream(sid, min(max(priority, 0), 7), flags)
+        return sid
+
+    def stream(self, sid: int) -> Stream:
+        st = self._streams.get(StreamId(sid))
+        if st is None:
+            raise InvalidHandle(
+                "1. The stream handle has been destroyed. 2. The handle type must be stream",
+                stream=sid,
+            )
+        return st
+
+    def destroy_stream(self, sid: StreamId, *, force: bool) -> None:
+        st = self.stream(sid)
+        if force:
+            st.pending.clear()
+        else:
+            self.drain(st, None)
+        st.destroyed = True
+        del self._streams[sid]
+
+    def streams(self) -> list[StreamId]:
+        return list(self._streams)
+
+    def pending_tasks(self, sid: StreamId) -> int:
+        return len(self.stream(sid).pending)
+
+    # -- tasks ------------------------------------------------------------------------------
+    def submit(
+        self,
+        sid: StreamId,
+        name: str,
+        run: Callable[[], None],
+        *,
+        buffers: tuple[BufferArg, ...] = (),
+        duration_us: float = 0.0,
+        after: tuple[tuple[StreamId, int], ...] = (),
+    ) -> Task:
+        st = self.stream(sid)
+        self._seq += 1
+        task = Task(self._seq, sid, name, run, buffers, duration_us, after)
+        st.pending.append(task)
+        if self.eager:
+            self.drain(st, task.seq)
+        return task
+
+    def drain(self, st: Stream, upto_seq: int | None) -> None:
+        """Run the queued tasks of ``st`` up to and including ``upto_seq`` (all when None)."""
+        while st.pending and (upto_seq is None or st.pending[0].seq <= upto_seq):
+            task = st.pending.popleft()
+            start = st.clock_us
+            for dep_sid, dep_seq in task.after:
+                dep = self._streams.get(dep_sid)
+                if dep is not None:
+                    self.drain(dep, dep_seq)
+                    start = max(start, dep.clock_us)
+            try:
+                task.run()
+            except TaskFailed as exc:  # the device keeps going; the stream reports it at its next sync
+                if st.error is None:
+                    st.error = exc
+            st.clock_us = start + task.duration_us
+            st.done_seq = task.seq
+
+    def pending_duration_us(self, st: Stream, upto_seq: int | None = None) -> float:
+        total = 0.0
+        for task in st.pending:
+            if upto_seq is not None and task.seq > upto_seq:
+                break
+            total += task.duration_us
+            for dep_sid, dep_seq in task.after:
+                dep = self._streams.get(dep_sid)
+                if dep is not None:
+                    total = max(total, self.pending_duration_us(dep, dep_seq))
+        return total
+
+    def synchronize(self, sid: StreamId, timeout_ms: int) -> None:
+        st = self.stream(sid)
+        if timeout_ms > 0 and self.pending_duration_us(st) > timeout_ms * 1000:
+            raise StreamSyncTimeout(
+                f"Stream synchronize timeout. stream={sid:#x}, timeout={timeout_ms}ms",
+                stream=sid,
+                timeout_ms=timeout_ms,
+            )
+        self.drain(st, None)
+        if st.error is not None:
+            error, st.error = st.error, None
+            raise error
+
+    def synchronize_all(self) -> None:
+        for st in list(self._streams.values()):
+            self.drain(st, None)
+
+    def conflicts(self, addr: int, nbytes: int, access: Access) -> list[Task]:
+        """Queued tasks whose buffers overlap [addr, addr+nbytes) in a way that races ``access``."""
+        found: list[Task] = []
+        end = addr + nbytes
+        for st in self._streams.values():
+            for task in st.pending:
+                for buf in task.buffers:
+                    racing = Access.WRITE in access or Access.WRITE in buf.access
+                    if racing and buf.addr < end and addr < buf.addr + buf.nbytes:
+                        found.append(task)
+                        break
+        return found
+
+    def run_through(self, tasks: list[Task]) -> None:
+        for task in tasks:
+            st = self._streams.get(task.stream)
+            if st is not None:
+                self.drain(st, task.seq)
+
+    # -- events -----------------------------------------------------------------------------
+    def create_event(self, flags: int | None, *, ex: bool) -> EventId:
+        """flags None is aclrtCreateEvent: an internal flag set that is both waitable and timed."""
+        if flags is None:
+            return self._add_event(0, ex=False, waitable=True, timed=True)
+        if flags == 0 or flags & ~EVENT_KNOWN_FLAGS:
+            raise InvalidValue(f"event flag {flags:#x} is invalid", flag=flags)
+        if flags & (EVENT_EXTERNAL | EVENT_IPC) and flags not in (EVENT_EXTERNAL, EVENT_IPC):
+            raise InvalidValue(f"event flag {flags:#x}: EXTERNAL and IPC must be used alone", flag=flags)
+        if len(self._events) >= self.max_events:
+            raise NoEventResource(f"event limit {self.max_events} reached", limit=self.max_events)
+        return self._add_event(flags, ex=ex, waitable=bool(flags & EVENT_SYNC), timed=bool(flags & EVENT_TIME_LINE))
+
+    def _add_event(self, flags: int, *, ex: bool, waitable: bool, timed: bool) -> EventId:
+        self._next_event += 1
+        eid = EventId(self._next_event)
+        self._events[eid] = Event(eid, flags, ex, waitable, timed)
+        return eid
+
+    def event(self, eid: int) -> Event:
+        ev = self._events.get(EventId(eid))
+        if ev is None:
+            raise InvalidHandle("1. The event handle has been destroyed. 2. The handle type must be event", event=eid)
+        return ev
+
+    def destroy_event(self, eid: EventId) -> None:
+        self.event(eid)
+        del self._events[eid]
+
+    def record(self, eid: EventId, sid: StreamId) -> None:
+        ev = self.event(eid)
+        st = self.stream(sid)
+
+        def stamp() -> None:
+            if ev.timed:
+                ev.timestamp_us = st.clock_us
+
+        ev.timestamp_us = None
+        task = self.submit(sid, f"record_event({eid:#x})", stamp)
+        ev.recorded = (sid, task.seq)
+
+    def reset(self, eid: EventId, sid: StreamId) -> None:
+        ev = self.event(eid)
+        if ev.ex:
+            raise FeatureNotSupported("aclrtResetEvent is not supported for Ex events", event=eid)
+        if not ev.waitable:
+            raise FeatureNotSupported("the event was not created with ACL_EVENT_SYNC", event=eid)
+
+        def unrecord() -> None:
+            ev.recorded = None
+            ev.timestamp_us = None
+
+        self.submit(sid, f"reset_event({eid:#x})", unrecord)
+
+    def wait(self, sid: StreamId, eid: EventId) -> None:
+        ev = self.event(eid)
+        self.stream(sid)
+        if not ev.waitable:
+            raise FeatureNotSupported("the event cannot be waited on (no ACL_EVENT_SYNC flag)", event=eid)
+        after = (ev.recorded,) if ev.recorded is not None else ()
+        self.submit(sid, f"wait_event({eid:#x})", lambda: None, after=after)
+
+    def event_done(self, ev: Event) -> bool:
+        if ev.recorded is None:
+            return False
+        sid, seq = ev.recorded
+        st = self._streams.get(sid)
+        return st is None or st.done_seq >= seq
+
+    def synchronize_event(self, eid: EventId, timeout_ms: int) -> None:
+        ev = self.event(eid)
+        if ev.recorded is None:
+            return
+        sid, seq = ev.recorded
+        st = self._streams.get(sid)
+        if st is None:
+            return
+        if timeout_ms > 0 and self.pending_duration_us(st, seq) > timeout_ms * 1000:
+            raise EventSyncTimeout(f"Event synchronize timeout. event={eid:#x}, timeout={timeout_ms}ms", event=eid)
+        self.drain(st, seq)
+
+    def elapsed_ms(self, start: EventId, end: EventId) -> float:
+        evs = (self.event(start), self.event(end))
+        for ev in evs:
+            if ev.flags & (EVENT_EXTERNAL | EVENT_IPC):
+                raise FeatureNotSupported("elapsed time of an EXTERNAL or IPC event", event=ev.eid)
+        for ev in evs:
+            if ev.recorded is None:
+                raise EventNotRecorded("recorder null: the event was never recorded", event=ev.eid)
+        for ev in evs:
+            if ev.timestamp_us is None:
+                raise EventTimestampInvalid(
+                    f"event {ev.eid:#x} has no timestamp yet: synchronize before asking", event=ev.eid
+                )
+        assert evs[0].timestamp_us is not None and evs[1].timestamp_us is not None
+        return (evs[1].timestamp_us - evs[0].timestamp_us) / 1000.0

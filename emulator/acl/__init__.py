@@ -1,0 +1,139 @@
+"""The pyACL face: ``from emulator import acl`` behaves like ``import acl``.
+
+Module layout, names, positional arguments, ``(values…, ret)`` returns and statuses follow
+spec/pyacl-runtime.md; the rules behind them are spec/runtime.md's. This module holds the
+generic calls (init / finalize / errors / version); ``acl.rt`` the runtime, ``acl.util`` the
+pointer helpers. Constants live in ``acl.constants`` (real pyACL exports none).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from emulator import process
+from emulator.acl import constants, rt, util
+from emulator.boundary import acl_api
+from emulator.config import AclConfig
+from emulator.errors import AclConfigDiffers, AclInvalidValue, InvalidFile, ParseFile, RepeatFinalize, RepeatInitialize
+from emulator.status import AclError
+
+ACL_VERSION = (1, 17, 0)
+JSON_NESTING_LIMIT = 10
+
+
+def _read_config(config_path: str) -> tuple[str, AclConfig]:
+    """Content of an acl.json (or "" for none) and its parsed model; raises 100003 / 100006."""
+    if not config_path:
+        return "", AclConfig()
+    path = Path(config_path)
+    try:
+        text = path.resolve(strict=True).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidFile(f"Path {config_path} is invalid. Reason: {exc.strerror or exc}.", path=config_path) from None
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise ParseFile(f"File {config_path} is invalid. Reason: parse json failed: {exc}.", path=config_path) from None
+    if max(text.count("{"), text.count("[")) and _depth(data) > JSON_NESTING_LIMIT:
+        raise ParseFile(f"File {config_path} is invalid. Reason: json nesting exceeds {JSON_NESTING_LIMIT} levels.")
+    if not isinstance(data, dict):
+        raise ParseFile(f"File {config_path} is invalid. Reason: the top level must be an object.")
+    mode = data.get("err_msg_mode", "0")
+    if mode not in ("0", "1"):
+        raise AclInvalidValue("aclInit", mode, "err_msg_mode", '"0" or "1"')
+    return text, AclConfig.model_validate(data)
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+@acl_api("aclInit", "acl.init")
+def init(config_path: str = "") -> int:
+    proc = process.current()
+    state = proc.acl
+    with proc.lock:
+        if state.ref_count > 0:
+            state.ref_count += 1
+            raise RepeatInitialize("aclInit was already called; the config is not read again")
+        text, config = _read_config(config_path)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        if state.first_config_hash is not None and digest != state.first_config_hash:
+            raise AclConfigDiffers(
+                f"File {config_path or 'NULL'} is invalid. Reason: config content differs from the first "
+                f"aclInit config file path: {state.first_config_path or 'NULL'}.",
+                path=config_path,
+            )
+        default = config.default_device.default_device if config.default_device else None
+        if default is not None and not default.isdigit():
+            raise AclInvalidValue("aclInit", default, "default_device", "a device id")
+        proc.errors.process_mode = config.err_msg_mode == "1"
+        proc.runtime.default_device = int(default) if default is not None else None
+        state.first_config_hash = state.first_config_hash or digest
+        state.first_config_path = state.first_config_path or config_path
+        state.config = config
+        state.finalized = False
+        state.ref_count = 1
+    return AclError.ACL_SUCCESS
+
+
+def _finalize(proc: process.EmulatedProcess) -> None:
+    for hook in list(proc.finalize_hooks):
+        hook()
+    proc.acl.finalized = True
+    proc.acl.ref_count = 0
+
+
+@acl_api("aclFinalize", "acl.finalize")
+def finalize() -> int:
+    proc = process.current()
+    with proc.lock:
+        if proc.acl.finalized:
+            raise RepeatFinalize("aclFinalize was already called")
+        _finalize(proc)
+    return AclError.ACL_SUCCESS
+
+
+@acl_api("aclFinalizeReference", "acl.finalize_reference", fail=(0,))
+def finalize_reference() -> tuple[int, int]:
+    proc = process.current()
+    with proc.lock:
+        state = proc.acl
+        if state.ref_count < 1:
+            raise RepeatFinalize("aclFinalizeReference without a live aclInit")
+        if state.ref_count > 1:
+            state.ref_count -= 1
+            return state.ref_count, AclError.ACL_SUCCESS
+        _finalize(proc)
+        return 0, AclError.ACL_SUCCESS
+
+
+def get_version() -> tuple[int, int, int, int]:
+    return (*ACL_VERSION, AclError.ACL_SUCCESS)
+
+
+def get_soc_name() -> str:
+    return process.current().runtime.soc.soc_version
+
+
+def get_recent_err_msg() -> str | None:
+    return process.current().errors.recent()
+
+
+__all__ = [
+    "constants",
+    "finalize",
+    "finalize_reference",
+    "get_recent_err_msg",
+    "get_soc_name",
+    "get_version",
+    "init",
+    "rt",
+    "util",
+]

@@ -1,0 +1,135 @@
+"""acl.rt event calls (spec/runtime.md section 5)."""
+
+from __future__ import annotations
+
+from device.errors import FeatureNotSupported, InvalidValue
+from device.interface import Device, EventId, StreamId
+from emulator import process
+from emulator.acl.constants import (
+    ACL_EVENT_RECORDED_STATUS_COMPLETE,
+    ACL_EVENT_RECORDED_STATUS_NOT_READY,
+    ACL_EVENT_STATUS_COMPLETE,
+    ACL_EVENT_STATUS_NOT_READY,
+)
+from emulator.boundary import acl_api
+from emulator.errors import AclNullPointer, AclTimeoutInvalid
+from emulator.status import AclError
+
+OK = AclError.ACL_SUCCESS
+
+
+@acl_api("aclrtCreateEvent", "acl.rt.create_event", fail=(0,))
+def create_event() -> tuple[int, int]:
+    """A waitable, timed event (the runtime's internal DDSYNC | TIME_LINE | STREAM_MARK set)."""
+    return int(process.current().runtime.create_event(None, ex=False)), OK
+
+
+@acl_api("aclrtCreateEventWithFlag", "acl.rt.create_event_with_flag", fail=(0,))
+def create_event_with_flag(flag: int) -> tuple[int, int]:
+    return int(process.current().runtime.create_event(flag, ex=False)), OK
+
+
+@acl_api("aclrtCreateEventExWithFlag", "acl.rt.create_event_ex_with_flag", fail=(0,))
+def create_event_ex_with_flag(flag: int) -> tuple[int, int]:
+    return int(process.current().runtime.create_event(flag, ex=True)), OK
+
+
+@acl_api("aclrtDestroyEvent", "acl.rt.destroy_event")
+def destroy_event(event: int) -> int:
+    if not event:
+        raise AclNullPointer("aclrtDestroyEvent", "event")
+    process.current().runtime.destroy_event(event)
+    return OK
+
+
+def _event_on_stream(event: int, stream: int, func: str) -> tuple[Device, StreamId]:
+    if not event:
+        raise AclNullPointer(func, "event")
+    runtime = process.current().runtime
+    event_device = runtime.event_device(event)
+    device, sid = runtime.resolve_stream(stream, submit=True)
+    if device is not event_device:
+        raise InvalidValue(f"{func}: the event and the stream are on different devices", event=event, stream=stream)
+    return device, sid
+
+
+@acl_api("aclrtRecordEvent", "acl.rt.record_event")
+def record_event(event: int, stream: int) -> int:
+    device, sid = _event_on_stream(event, stream, "aclrtRecordEvent")
+    device.record_event(EventId(event), sid)
+    return OK
+
+
+@acl_api("aclrtResetEvent", "acl.rt.reset_event")
+def reset_event(event: int, stream: int) -> int:
+    device, sid = _event_on_stream(event, stream, "aclrtResetEvent")
+    device.reset_event(EventId(event), sid)
+    return OK
+
+
+@acl_api("aclrtStreamWaitEvent", "acl.rt.stream_wait_event")
+def stream_wait_event(stream: int, event: int) -> int:
+    device, sid = _event_on_stream(event, stream, "aclrtStreamWaitEvent")
+    device.stream_wait_event(sid, EventId(event))
+    return OK
+
+
+@acl_api("aclrtQueryEvent", "acl.rt.query_event", fail=(0,))
+def query_event(event: int) -> tuple[int, int]:
+    """Deprecated; its status enum is inverted (COMPLETE 0) and Ex events are refused."""
+    if not event:
+        raise AclNullPointer("aclrtQueryEvent", "event")
+    device = process.current().runtime.event_device(event)
+    if device.event_is_ex(EventId(event)):
+        raise FeatureNotSupported("aclrtQueryEvent does not support events created by aclrtCreateEventExWithFlag")
+    _, done = device.event_state(EventId(event))
+    return (ACL_EVENT_STATUS_COMPLETE if done else ACL_EVENT_STATUS_NOT_READY), OK
+
+
+@acl_api("aclrtQueryEventStatus", "acl.rt.query_event_status", fail=(0,))
+def query_event_status(event: int) -> tuple[int, int]:
+    """Before any record an Ex event reads COMPLETE and any other event NOT_READY."""
+    if not event:
+        raise AclNullPointer("aclrtQueryEventStatus", "event")
+    device = process.current().runtime.event_device(event)
+    recorded, done = device.event_state(EventId(event))
+    if not recorded:
+        done = device.event_is_ex(EventId(event))
+    return (ACL_EVENT_RECORDED_STATUS_COMPLETE if done else ACL_EVENT_RECORDED_STATUS_NOT_READY), OK
+
+
+@acl_api("aclrtSynchronizeEvent", "acl.rt.synchronize_event")
+def synchronize_event(event: int) -> int:
+    if not event:
+        raise AclNullPointer("aclrtSynchronizeEvent", "event")
+    process.current().runtime.event_device(event).synchronize_event(EventId(event), -1)
+    return OK
+
+
+@acl_api("aclrtSynchronizeEventWithTimeout", "acl.rt.synchronize_event_with_timeout")
+def synchronize_event_with_timeout(event: int, timeout: int) -> int:
+    if not event:
+        raise AclNullPointer("aclrtSynchronizeEventWithTimeout", "event")
+    if timeout < -1:
+        raise AclTimeoutInvalid("aclrtSynchronizeEventWithTimeout", timeout)
+    if timeout == 0:
+        raise InvalidValue(
+            "aclrtSynchronizeEventWithTimeout failed because value 0 for parameter timeout is invalid. "
+            "Expected value: -1 or greater than 0.",
+            timeout=timeout,
+        )
+    process.current().runtime.event_device(event).synchronize_event(EventId(event), timeout)
+    return OK
+
+
+@acl_api("aclrtEventElapsedTime", "acl.rt.event_elapsed_time", fail=(0.0,))
+def event_elapsed_time(start: int, end: int) -> tuple[float, int]:
+    """Milliseconds between two recorded, completed events, from the simulated device clock."""
+    if not start:
+        raise AclNullPointer("aclrtEventElapsedTime", "start")
+    if not end:
+        raise AclNullPointer("aclrtEventElapsedTime", "end")
+    runtime = process.current().runtime
+    device = runtime.event_device(start)
+    runtime.event_device(end)
+    return device.event_elapsed_ms(EventId(start), EventId(end)), OK

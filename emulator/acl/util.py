@@ -1,0 +1,90 @@
+"""``acl.util``: pointers to and from numpy arrays and bytes (spec/pyacl-runtime.md section 2).
+
+Host pointers are real addresses, so these are thin views over ctypes. A device address can
+never be turned into a host view: asking for one is the classic "read device memory without a
+copy" bug, and the emulator refuses it instead of handing out garbage.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import warnings
+
+import numpy as np
+
+from device.interface import AddressKind
+from emulator import process
+from emulator.boundary import CHECKS
+
+# numpy C type numbers pyACL accepts for ptr_to_numpy
+NPY_TYPES: dict[int, type[np.generic]] = {
+    0: np.bool_,
+    1: np.int8,
+    2: np.uint8,
+    3: np.int16,
+    4: np.uint16,
+    5: np.int32,
+    6: np.uint32,
+    7: np.int64,
+    8: np.uint64,
+    9: np.longlong,
+    10: np.ulonglong,
+    11: np.float32,
+    12: np.float64,
+    23: np.float16,
+}
+
+
+def _parse_failed(name: str) -> TypeError:
+    return TypeError(f"acl.util.{name} args parse failed")
+
+
+def numpy_to_ptr(arr: np.ndarray) -> int:
+    """The address of the array's data (no copy). Deprecated in pyACL, which warns, as here."""
+    if not isinstance(arr, np.ndarray):
+        raise _parse_failed("numpy_to_ptr")
+    warnings.warn("numpy_to_ptr is deprecated, use numpy_contiguous_to_ptr", DeprecationWarning, stacklevel=2)
+    if not arr.flags.c_contiguous:
+        warnings.warn("numpy_to_ptr: the array is not C-contiguous", RuntimeWarning, stacklevel=2)
+    return int(arr.ctypes.data)
+
+
+def numpy_contiguous_to_ptr(arr: np.ndarray) -> tuple[int, np.ndarray]:
+    """(address, array): the array itself when C-contiguous, else a contiguous copy to keep alive."""
+    if not isinstance(arr, np.ndarray):
+        raise _parse_failed("numpy_contiguous_to_ptr")
+    contiguous = np.ascontiguousarray(arr)
+    return int(contiguous.ctypes.data), contiguous
+
+
+def ptr_to_numpy(ptr: int, shape: tuple[int, ...], npy_type: int) -> np.ndarray:
+    """A writable array viewing host memory at ``ptr`` (no copy)."""
+    if not CHECKS["int"](ptr) or not isinstance(shape, tuple) or not CHECKS["int"](npy_type):
+        raise _parse_failed("ptr_to_numpy")
+    if npy_type not in NPY_TYPES:
+        raise ValueError(f"acl.util.ptr_to_numpy: unsupported numpy type number {npy_type}")
+    kind, _ = process.current().runtime.classify(ptr)
+    if kind is AddressKind.DEVICE:
+        raise ValueError(f"acl.util.ptr_to_numpy: {ptr:#x} is a device address; copy it to the host first")
+    dtype = np.dtype(NPY_TYPES[npy_type])
+    count = int(np.prod(shape, dtype=np.int64))
+    buffer = (ctypes.c_uint8 * (count * dtype.itemsize)).from_address(ptr)
+    return np.frombuffer(buffer, dtype=dtype, count=count).reshape(shape)
+
+
+def bytes_to_ptr(data: bytes) -> int:
+    """The address of a bytes object's buffer (no copy; the caller keeps ``data`` alive)."""
+    if not isinstance(data, bytes):
+        raise _parse_failed("bytes_to_ptr")
+    address = ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p).value
+    return int(address or 0)
+
+
+def ptr_to_bytes(ptr: int, size: int) -> bytes:
+    """A new bytes object with ``size`` bytes of host memory at ``ptr``."""
+    if not CHECKS["int"](ptr) or not CHECKS["int"](size):
+        raise _parse_failed("ptr_to_bytes")
+    kind, _ = process.current().runtime.classify(ptr)
+    if kind is AddressKind.DEVICE:
+        raise ValueError(f"acl.util.ptr_to_bytes: {ptr:#x} is a device address; copy it to the host first")
+    return ctypes.string_at(ptr, size)

@@ -1,0 +1,100 @@
+"""Every error the emulator raises on purpose; each class knows the status it becomes.
+
+Runtime failures (107xxx / 207xxx / 507xxx) are ``device.errors.DeviceError`` subclasses and
+are raised by the runtime part of the emulator too: the device layer *is* the runtime, so its
+vocabulary is reused, not repeated. This module adds what sits above it: the ACL layer's own
+checks (100xxx, EHxxxx messages) and, later, aclnn's (161xxx / 361xxx / 561xxx, EZxxxx).
+``boundary`` is the one place that turns either tree into a status.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from device.errors import DeviceError
+from emulator.status import AclError
+
+
+class EmulatorError(Exception):
+    """An error with a status. ``msg_id`` None: the real call records no aclGetRecentErrMsg text."""
+
+    status: ClassVar[int] = AclError.ACL_ERROR_INTERNAL_ERROR
+    msg_id: ClassVar[str | None] = "EH9999"
+
+    def __init__(self, message: str, /, **context: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.context = context
+
+
+StatusError = (EmulatorError, DeviceError)
+
+
+class AclParamError(EmulatorError):
+    """ACL-layer argument checks: 100000 ACL_ERROR_INVALID_PARAM."""
+
+    status = AclError.ACL_ERROR_INVALID_PARAM
+    msg_id = "EH0007"
+
+
+class AclNullPointer(AclParamError):
+    msg_id = "EH0008"
+
+    def __init__(self, func: str, param: str) -> None:
+        super().__init__(f"{func} failed because {param} cannot be a NULL pointer.", param=param)
+
+
+class AclInvalidValue(AclParamError):
+    msg_id = "EH0007"
+
+    def __init__(self, func: str, value: object, param: str, expected: str) -> None:
+        super().__init__(
+            f"{func} failed because value {value} for parameter {param} is invalid. Expected value: {expected}.",
+            param=param,
+            value=value,
+        )
+
+
+class AclConfigDiffers(AclParamError):
+    msg_id = "EH0004"
+
+
+class InvalidFile(EmulatorError):
+    status = AclError.ACL_ERROR_INVALID_FILE
+    msg_id = "EH0003"
+
+
+class ParseFile(EmulatorError):
+    status = AclError.ACL_ERROR_PARSE_FILE
+    msg_id = "EH0004"
+
+
+class RepeatInitialize(EmulatorError):
+    """aclInit while initialised: a status callers treat as success, recorded nowhere."""
+
+    status = AclError.ACL_ERROR_REPEAT_INITIALIZE
+    msg_id = None
+
+
+class RepeatFinalize(EmulatorError):
+    status = AclError.ACL_ERROR_REPEAT_FINALIZE
+    msg_id = None
+
+
+class HostOutOfMemory(EmulatorError):
+    status = AclError.ACL_ERROR_BAD_ALLOC
+    msg_id = "EH0010"
+
+
+class AclTimeoutInvalid(EmulatorError):
+    """A timeout below -1: the ACL layer rejects it with the runtime's 107000 and an EH0007 text."""
+
+    status = AclError.ACL_ERROR_RT_PARAM_INVALID
+    msg_id = "EH0007"
+
+    def __init__(self, func: str, value: int) -> None:
+        super().__init__(
+            f"{func} failed because value {value} for parameter timeout is invalid. Expected value: [-1, INT_MAX].",
+            param="timeout",
+            value=value,
+        )

@@ -1,0 +1,79 @@
+"""The emulated process: the one home of what the real libraries keep in process globals.
+
+The ACL runtime keeps the aclInit reference count, devices, contexts, streams and the error
+manager in statics; opbase keeps its system config, KernelMgr and AI CPU task spaces there.
+Here they are fields of one ``EmulatedProcess``. The C-named faces act on ``current()``;
+``fresh()`` hands a test a brand-new process and puts the old one back afterwards. No other
+module holds mutable state at module level.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from emulator.config import AclConfig, Settings, configure_logging
+from emulator.error_manager import ErrorManager
+from emulator.rt.runtime import Runtime
+from emulator.tracking import Registry
+
+
+@dataclass(slots=True)
+class AclState:
+    """aclInit / aclFinalize bookkeeping (spec/runtime.md section 1)."""
+
+    ref_count: int = 0
+    finalized: bool = False
+    first_config_hash: str | None = None
+    first_config_path: str | None = None
+    config: AclConfig | None = None
+
+
+class EmulatedProcess:
+    """Everything process-wide, wired together once."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings if settings is not None else Settings.from_env()
+        configure_logging(self.settings)
+        self.registry = Registry()
+        self.errors = ErrorManager()
+        self.acl = AclState()
+        self.runtime = Runtime(self.settings, self.registry)
+        self.lock = threading.RLock()
+        # what aclFinalize runs first (the aclnn layer registers its own release here; spec lifecycle.md 5.6)
+        self.finalize_hooks: list[Callable[[], None]] = []
+
+    def close(self) -> None:
+        """Release the devices (what the OS does to a real process's device handles at exit)."""
+        self.runtime.close()
+
+
+_current: EmulatedProcess | None = None
+_current_lock = threading.Lock()
+
+
+def current() -> EmulatedProcess:
+    global _current
+    process = _current
+    if process is None:
+        with _current_lock:
+            if _current is None:
+                _current = EmulatedProcess()
+            process = _current
+    return process
+
+
+@contextmanager
+def fresh(settings: Settings | None = None) -> Iterator[EmulatedProcess]:
+    """A brand-new emulated process for the duration of the block (tests, demos)."""
+    global _current
+    previous = _current
+    process = EmulatedProcess(settings)
+    _current = process
+    try:
+        yield process
+    finally:
+        _current = previous
+        process.close()

@@ -1,0 +1,1 @@
+"""The runtime's own state machine: devices, contexts, streams, events and who owns them."""

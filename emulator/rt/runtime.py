@@ -1,0 +1,346 @@
+"""The emulated ACL runtime: device reference counts, contexts, stream / event ownership, memory.
+
+It sits between the pyACL face (which does the ACL layer's argument checks) and a Device
+backend (which moves bytes and runs tasks). It answers the questions the real runtime answers
+from its statics: which context is current on this thread, which context a stream belongs to,
+which device an address lives on. Rules follow spec/runtime.md sections 2-7:
+- aclrtSetDevice retains the device's primary context (process-wide count, any thread) and
+  makes it current; the last reset tears down its default stream and every stream created
+  under it; reset of an unset device is 507007.
+- Streams belong to the context current at creation: submitting to or destroying one from
+  another context is 107003; synchronising one is allowed from anywhere.
+- No aclInit gate: these calls work without aclInit, as in the real code base.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import structlog
+
+from device import Device, open_device
+from device.errors import (
+    ContextNotDestroyable,
+    ContextNull,
+    ContextReleaseError,
+    FeatureNotSupported,
+    InvalidAddress,
+    InvalidDeviceId,
+    InvalidHandle,
+    InvalidValue,
+    WrongContext,
+)
+from device.interface import AddressKind, AllocationInfo, EventId, StreamId
+from device.soc import SocProfile, load_soc
+from emulator.config import Settings
+from emulator.rt.context import Context, DeviceSlot
+from emulator.tracking import Registry
+
+log = structlog.get_logger(logger_name="emulator.rt")
+
+STREAM_HUGE = 0x8
+CONTEXT_HANDLE_BASE = 0x7C00_0000
+
+
+class ThreadState(threading.local):
+    """What the runtime keeps per thread: the current context and the 'last error' slot."""
+
+    context: Context | None = None
+    last_error: int = 0
+
+
+class Runtime:
+    def __init__(self, settings: Settings, registry: Registry) -> None:
+        self.settings = settings
+        self.registry = registry
+        self.soc: SocProfile = load_soc(settings.soc)
+        self.thread = ThreadState()
+        self.default_device: int | None = None  # from aclInit's defaultDevice.default_device
+        self.lock = threading.RLock()
+        self._slots: dict[int, DeviceSlot] = {}
+        self._contexts: dict[int, Context] = {}
+        self._stream_owner: dict[int, Context] = {}
+        self._stream_flags: dict[int, int] = {}
+        self._event_device: dict[int, int] = {}
+        self._device_memory: dict[int, int] = {}
+        self._host_memory: dict[int, int] = {}
+        self._next_handle = CONTEXT_HANDLE_BASE
+
+    # -- devices ----------------------------------------------------------------------------
+    @property
+    def device_count(self) -> int:
+        visible = self.settings.visible_devices
+        return len(visible) if visible is not None else self.settings.device_count
+
+    def check_device_id(self, device_id: int) -> None:
+        count = self.device_count
+        if not 0 <= device_id < count:
+            raise InvalidDeviceId(
+                "Specifying the device used for computation by the current thread failed because value "
+                f"{device_id} for parameter drv devId is invalid. Expected value: [0, {count}).",
+                device_id=device_id,
+            )
+
+    def slot(self, device_id: int) -> DeviceSlot:
+        self.check_device_id(device_id)
+        slot = self._slots.get(device_id)
+        if slot is None:
+            visible = self.settings.visible_devices
+            physical = visible[device_id] if visible is not None else device_id
+            device = open_device(self.settings.backend, physical, self.soc, eager=self.settings.eager)
+            primary = Context(self._new_handle(), device_id, primary=True)
+            self._contexts[primary.handle] = primary
+            slot = self._slots[device_id] = DeviceSlot(device, primary)
+        return slot
+
+    def opened_devices(self) -> list[Device]:
+        return [slot.device for slot in self._slots.values()]
+
+    def _new_handle(self) -> int:
+        self._next_handle += 0x100
+        return self._next_handle
+
+    def set_device(self, device_id: int) -> None:
+        with self.lock:
+            slot = self.slot(device_id)
+            if slot.refs == 0:
+                self._bring_up(slot.device, slot.primary)
+            slot.refs += 1
+            self.thread.context = slot.primary
+
+    def reset_device(self, device_id: int, *, force: bool) -> None:
+        with self.lock:
+            self.check_device_id(device_id)
+            slot = self._slots.get(device_id)
+            if slot is None or slot.refs == 0:
+                raise ContextReleaseError(
+                    "Resetting the device failed. Reason: The device has not been set or has already been reset.",
+                    device_id=device_id,
+                )
+            slot.refs = 0 if force else slot.refs - 1
+            if slot.refs == 0:
+                self._tear_down(slot.device, slot.primary)
+                if self.thread.context is slot.primary:
+                    self.thread.context = None
+
+    def _bring_up(self, device: Device, ctx: Context) -> None:
+        ctx.default_stream = device.create_stream(0, 0)
+        ctx.alive = True
+
+    def _tear_down(self, device: Device, ctx: Context) -> None:
+        """Wait for the context's streams, destroy them and its default stream."""
+        for sid in sorted(ctx.streams):
+            device.destroy_stream(sid)
+            self._stream_owner.pop(sid, None)
+            self._stream_flags.pop(sid, None)
+            self.registry.remove("stream", sid)
+            log.info("rt.stream_destroyed_with_context", stream=hex(sid), context=hex(ctx.handle))
+        ctx.streams.clear()
+        if ctx.default_stream is not None:
+            device.destroy_stream(ctx.default_stream)
+            ctx.default_stream = None
+        ctx.alive = False
+
+    # -- contexts ---------------------------------------------------------------------------
+    def current_context(self) -> Context:
+        ctx = self.thread.context
+        if ctx is not None and ctx.alive:
+            return ctx
+        if self.default_device is not None:
+            self.set_device(self.default_device)
+            assert self.thread.context is not None
+            return self.thread.context
+        raise ContextNull("No valid context is bound to the current thread.")
+
+    def current_device(self) -> Device:
+        return self._slots[self.current_context().device_id].device
+
+    def device_of(self, ctx: Context) -> Device:
+        return self._slots[ctx.device_id].device
+
+    def create_context(self, device_id: int) -> Context:
+        with self.lock:
+            slot = self.slot(device_id)
+            ctx = Context(self._new_handle(), device_id, primary=False)
+            self._bring_up(slot.device, ctx)
+            slot.explicit += 1
+            self._contexts[ctx.handle] = ctx
+            self.registry.add("context", ctx.handle, device=device_id)
+            self.thread.context = ctx
+            return ctx
+
+    def destroy_context(self, handle: int) -> None:
+        with self.lock:
+            ctx = self._contexts.get(handle)
+            if ctx is None or ctx.primary:
+                reason = "Primary context cannot be destroyed explicitly" if ctx else "context is invalid"
+                raise ContextNotDestroyable(
+                    f"{{api}} failed. Parameter context is invalid. Reason: {reason}.", context=handle
+                )
+            slot = self._slots[ctx.device_id]
+            self._tear_down(slot.device, ctx)
+            slot.explicit -= 1
+            del self._contexts[handle]
+            self.registry.remove("context", handle)
+
+    def set_context(self, handle: int) -> None:
+        ctx = self._contexts.get(handle)
+        if ctx is None or not ctx.alive:
+            raise InvalidValue(f"context {handle:#x} is invalid or destroyed", context=handle)
+        self.thread.context = ctx
+
+    def current_context_handle(self) -> int:
+        ctx = self.thread.context
+        if ctx is None or not ctx.alive:
+            raise ContextNull("no current context")
+        return ctx.handle
+
+    # -- streams ----------------------------------------------------------------------------
+    def create_stream(self, priority: int, flags: int) -> StreamId:
+        with self.lock:
+            ctx = self.current_context()
+            device = self.device_of(ctx)
+            if flags & STREAM_HUGE and not device.soc.huge_streams:
+                raise FeatureNotSupported(
+                    f"The current system or device does not support huge streams on {device.soc.soc_version}."
+                )
+            sid = device.create_stream(priority, flags)
+            ctx.streams.add(sid)
+            self._stream_owner[sid] = ctx
+            self._stream_flags[sid] = flags
+            self.registry.add("stream", sid, device=ctx.device_id)
+            return sid
+
+    def stream_owner(self, handle: int) -> Context:
+        ctx = self._stream_owner.get(handle)
+        if ctx is None:
+            raise InvalidHandle(
+                "{api} failed. Parameter stream is invalid. Reason: 1. The stream handle has been destroyed. "
+                "2. The handle type must be stream.",
+                stream=handle,
+            )
+        return ctx
+
+    def resolve_stream(self, handle: int, *, submit: bool) -> tuple[Device, StreamId]:
+        """The device and stream a call acts on; 0 is the current context's default stream.
+
+        ``submit`` applies the rule that work goes only to streams of the current context.
+        """
+        if handle == 0:
+            ctx = self.current_context()
+            assert ctx.default_stream is not None
+            return self.device_of(ctx), ctx.default_stream
+        owner = self.stream_owner(handle)
+        if submit:
+            ctx = self.current_context()
+            if owner is not ctx:
+                raise WrongContext(
+                    f"{{api}} execution failed because stream {handle:#x} does not belong to the current context. "
+                    f"Extended information: stream context {owner.handle:#x}, current context {ctx.handle:#x}.",
+                    stream=handle,
+                )
+        return self.device_of(owner), StreamId(handle)
+
+    def stream_flags(self, handle: int) -> int:
+        return self._stream_flags.get(handle, 0)
+
+    def destroy_stream(self, handle: int, *, force: bool) -> None:
+        with self.lock:
+            owner = self.stream_owner(handle)
+            device, sid = self.resolve_stream(handle, submit=True)
+            device.destroy_stream(sid, force=force)
+            owner.streams.discard(sid)
+            del self._stream_owner[handle]
+            self._stream_flags.pop(handle, None)
+            self.registry.remove("stream", handle)
+
+    def context_streams(self) -> tuple[Device, list[StreamId]]:
+        ctx = self.current_context()
+        streams = [ctx.default_stream] if ctx.default_stream is not None else []
+        return self.device_of(ctx), streams + sorted(ctx.streams)
+
+    # -- events -----------------------------------------------------------------------------
+    def create_event(self, flags: int | None, *, ex: bool) -> EventId:
+        with self.lock:
+            ctx = self.current_context()
+            eid = self.device_of(ctx).create_event(flags, ex=ex)
+            self._event_device[eid] = ctx.device_id
+            self.registry.add("event", eid, device=ctx.device_id)
+            return eid
+
+    def event_device(self, handle: int) -> Device:
+        device_id = self._event_device.get(handle)
+        if device_id is None:
+            raise InvalidHandle(
+                "{api} failed. Parameter event is invalid. Reason: 1. The event handle has been destroyed. "
+                "2. The handle type must be event.",
+                event=handle,
+            )
+        return self._slots[device_id].device
+
+    def destroy_event(self, handle: int) -> None:
+        with self.lock:
+            self.event_device(handle).destroy_event(EventId(handle))
+            del self._event_device[handle]
+            self.registry.remove("event", handle)
+
+    # -- memory -----------------------------------------------------------------------------
+    def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> int:
+        with self.lock:
+            ctx = self.current_context()
+            ptr = self.device_of(ctx).malloc(size, policy, padded=padded, tag=tag)
+            self._device_memory[ptr] = ctx.device_id
+            self.registry.add("device_memory", ptr, size=size, device=ctx.device_id, tag=tag)
+            return ptr
+
+    def free(self, ptr: int) -> AllocationInfo:
+        with self.lock:
+            device_id = self._device_memory.get(ptr)
+            if device_id is None:
+                self._raise_bad_free(ptr)
+            info = self._slots[device_id].device.free(ptr)
+            del self._device_memory[ptr]
+            self.registry.remove("device_memory", ptr)
+            return info
+
+    def _raise_bad_free(self, ptr: int) -> None:
+        """Let the device that owns the address window describe what is wrong with it."""
+        for slot in self._slots.values():
+            if slot.device.classify(ptr) is AddressKind.DEVICE:
+                slot.device.free(ptr)  # raises InvalidAddress with the heap's description
+        raise InvalidAddress(f"free of {ptr:#x}: not an address returned by aclrtMalloc", addr=ptr)
+
+    def device_memory(self, ptr: int) -> tuple[Device, AllocationInfo] | None:
+        device_id = self._device_memory.get(ptr)
+        if device_id is None:
+            return None
+        device = self._slots[device_id].device
+        info = device.allocation(ptr)
+        return (device, info) if info is not None else None
+
+    def malloc_host(self, size: int) -> int:
+        with self.lock:
+            ctx = self.current_context()
+            ptr = self.device_of(ctx).malloc_host(size)
+            self._host_memory[ptr] = ctx.device_id
+            self.registry.add("host_memory", ptr, size=size, device=ctx.device_id)
+            return ptr
+
+    def free_host(self, ptr: int) -> None:
+        with self.lock:
+            device_id = self._host_memory.pop(ptr, None)
+            if device_id is None:
+                raise InvalidAddress(f"aclrtFreeHost of {ptr:#x}: not an address returned by aclrtMallocHost", addr=ptr)
+            self._slots[device_id].device.free_host(ptr)
+            self.registry.remove("host_memory", ptr)
+
+    def classify(self, ptr: int) -> tuple[AddressKind, Device | None]:
+        for slot in self._slots.values():
+            kind = slot.device.classify(ptr)
+            if kind is not AddressKind.UNREGISTERED:
+                return kind, slot.device
+        return AddressKind.UNREGISTERED, None
+
+    def close(self) -> None:
+        for slot in self._slots.values():
+            slot.device.close()
