@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, Flag, IntEnum, auto
-from typing import NewType, Protocol
+from typing import NamedTuple, NewType, Protocol
 
 from device.soc import SocProfile
 
@@ -84,9 +84,8 @@ class MemInfo:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
-class AllocationInfo:
-    """One live device allocation as the driver sees it."""
+class AllocationInfo(NamedTuple):
+    """One live device allocation as the driver sees it (a NamedTuple: made on every malloc, so cheap)."""
 
     addr: int
     size: int  # what the caller asked for

@@ -317,9 +317,12 @@ class AclnnStatus(IntEnum):
     ACLNN_ERR_INNER_RUNTIME_INVALID_HANDLE = 561201
 
 
-def describe(code: int) -> str:
-    """The C name of a status for log lines and reports (``UNKNOWN(<n>)`` when it has none)."""
-    for enum in (AclnnStatus, AclError):
+def describe(code: int, *, aclnn: bool = False) -> str:
+    """The C name of a status for log lines and reports (``UNKNOWN(<n>)`` when it has none).
+
+    Only 0 is shared by the two families; ``aclnn`` picks ACLNN_SUCCESS over ACL_SUCCESS for it.
+    """
+    for enum in (AclnnStatus, AclError) if aclnn else (AclError, AclnnStatus):
         try:
             return enum(code).name
         except ValueError:

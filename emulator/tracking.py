@@ -15,7 +15,7 @@ import threading
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 
 LIBRARY_DIRS = tuple(str(Path(__file__).resolve().parents[1] / name) for name in ("emulator", "device", "kernels"))
 STACK_DEPTH = 4
@@ -32,30 +32,50 @@ class Frame:
         return f"{self.file}:{self.line} in {self.func}"
 
 
-@dataclass(frozen=True, slots=True)
 class Site:
-    """Where a user call happened: the first frame outside the library and the frames above it."""
+    """Where a user call happened: the first frame outside the library and the frames above it.
 
-    stack: tuple[Frame, ...]
+    It keeps raw (file, line, function) tuples; ``Frame`` objects are built only when a report
+    reads them, because most sites are never looked at.
+    """
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: tuple[tuple[str, int, str], ...]) -> None:
+        self._raw = raw
+
+    @property
+    def stack(self) -> tuple[Frame, ...]:
+        return tuple(Frame(*entry) for entry in self._raw)
 
     @property
     def top(self) -> Frame | None:
-        return self.stack[0] if self.stack else None
+        return Frame(*self._raw[0]) if self._raw else None
 
     def __str__(self) -> str:
-        top = self.top
-        return f"{top.file}:{top.line}" if top else "<unknown>"
+        return f"{self._raw[0][0]}:{self._raw[0][1]}" if self._raw else "<unknown>"
+
+    def __repr__(self) -> str:
+        return f"Site({self})"
+
+
+def _is_library(code: CodeType, cache: dict[CodeType, bool] = {}) -> bool:  # noqa: B006 - a memo of immutable facts
+    known = cache.get(code)
+    if known is None:
+        known = cache[code] = code.co_filename.startswith(LIBRARY_DIRS)
+    return known
 
 
 def capture_site(skip: int = 1) -> Site:
     frame: FrameType | None = sys._getframe(skip)
-    while frame is not None and frame.f_code.co_filename.startswith(LIBRARY_DIRS):
+    while frame is not None and _is_library(frame.f_code):
         frame = frame.f_back
-    frames: list[Frame] = []
-    while frame is not None and len(frames) < STACK_DEPTH:
-        frames.append(Frame(frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
+    raw: list[tuple[str, int, str]] = []
+    while frame is not None and len(raw) < STACK_DEPTH:
+        code = frame.f_code
+        raw.append((code.co_filename, frame.f_lineno, code.co_name))
         frame = frame.f_back
-    return Site(tuple(frames))
+    return Site(tuple(raw))
 
 
 @dataclass(slots=True)

@@ -32,6 +32,15 @@ DEVICE_BASE = 0x12C0_0000_0000  # far from any real host mapping on x86-64 / aar
 DEVICE_SPAN = 1 << 40  # each device gets its own terabyte of address space
 FREED_REMEMBERED = 256
 
+GIANT_POLICIES = frozenset({MemPolicy.HUGE1G_ONLY, MemPolicy.HUGE1G_ONLY_P2P})
+HUGE_POLICIES = frozenset({MemPolicy.HUGE_ONLY, MemPolicy.HUGE_ONLY_P2P})
+NORMAL_POLICIES = frozenset({MemPolicy.NORMAL_ONLY, MemPolicy.NORMAL_ONLY_P2P})
+GIANT_ONLY = (PageKind.GIANT,)
+HUGE_ONLY = (PageKind.HUGE,)
+NORMAL_ONLY = (PageKind.NORMAL,)
+HUGE_FIRST = (PageKind.HUGE, PageKind.NORMAL)
+PAGE_SIZES = {kind: kind.page_size for kind in PageKind}
+
 
 def rounded_size(size: int, padding: int) -> int:
     """ALIGN_UP(size, 32) + padding: what aclrtMalloc asks of the driver."""
@@ -39,7 +48,7 @@ def rounded_size(size: int, padding: int) -> int:
 
 
 def charge(alloc_size: int, kind: PageKind) -> int:
-    page = kind.page_size
+    page = PAGE_SIZES[kind]
     return (alloc_size + page - 1) // page * page
 
 
@@ -74,8 +83,8 @@ class Heap:
 
     # -- allocation -------------------------------------------------------------------------
     def allocate(self, size: int, policy: int, *, padded: bool, tag: str) -> Allocation:
-        base = MemPolicy(policy & 0xFF) if policy & 0xFF in MemPolicy._value2member_map_ else None
-        giant = base in (MemPolicy.HUGE1G_ONLY, MemPolicy.HUGE1G_ONLY_P2P)
+        base = policy & 0xFF
+        giant = base in GIANT_POLICIES
         if giant and not self.huge1g:
             raise FeatureNotSupported(
                 "1 GiB pages are not supported on this SoC", policy=policy, feature="HUGE1G pages"
@@ -91,7 +100,7 @@ class Heap:
                 capacity=self.capacity,
             )
         charged = charge(alloc_size, kind)
-        addr = self._take_address(charged, kind.page_size)
+        addr = self._take_address(charged, PAGE_SIZES[kind])
         alloc = Allocation(AllocationInfo(addr, size, alloc_size, charged, kind, policy, tag))
         self._live[addr] = alloc
         self._starts.append(addr)  # addresses only grow, so the list stays sorted
@@ -99,18 +108,18 @@ class Heap:
         self.peak = max(self.peak, self.used)
         return alloc
 
-    def _choose_pages(self, alloc_size: int, base: MemPolicy | None) -> PageKind | None:
+    def _choose_pages(self, alloc_size: int, base: int) -> PageKind | None:
         free = self.capacity - self.used
-        if base in (MemPolicy.HUGE1G_ONLY, MemPolicy.HUGE1G_ONLY_P2P):
-            order = [PageKind.GIANT]
-        elif base in (MemPolicy.HUGE_ONLY, MemPolicy.HUGE_ONLY_P2P):
-            order = [PageKind.HUGE]
-        elif base in (MemPolicy.NORMAL_ONLY, MemPolicy.NORMAL_ONLY_P2P):
-            order = [PageKind.NORMAL]
+        if base in GIANT_POLICIES:
+            order = GIANT_ONLY
+        elif base in HUGE_POLICIES:
+            order = HUGE_ONLY
+        elif base in NORMAL_POLICIES:
+            order = NORMAL_ONLY
         elif alloc_size > HUGE_FIRST_THRESHOLD:  # HUGE_FIRST, its P2P twin, and unknown policies
-            order = [PageKind.HUGE, PageKind.NORMAL]
+            order = HUGE_FIRST
         else:
-            order = [PageKind.NORMAL]
+            order = NORMAL_ONLY
         for kind in order:
             if charge(alloc_size, kind) <= free:
                 return kind

@@ -105,6 +105,7 @@ class Runtime:
             slot = self.slot(device_id)
             if slot.refs == 0:
                 self._bring_up(slot.device, slot.primary)
+                self.registry.add("device", device_id, device=device_id, tag="primary context + default stream")
             slot.refs += 1
             self.thread.context = slot.primary
 
@@ -120,6 +121,7 @@ class Runtime:
             slot.refs = 0 if force else slot.refs - 1
             if slot.refs == 0:
                 self._tear_down(slot.device, slot.primary)
+                self.registry.remove("device", device_id)
                 if self.thread.context is slot.primary:
                     self.thread.context = None
 
@@ -288,9 +290,12 @@ class Runtime:
     def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> int:
         with self.lock:
             ctx = self.current_context()
-            ptr = self.device_of(ctx).malloc(size, policy, padded=padded, tag=tag)
+            device = self.device_of(ctx)
+            ptr = device.malloc(size, policy, padded=padded, tag=tag)
             self._device_memory[ptr] = ctx.device_id
-            self.registry.add("device_memory", ptr, size=size, device=ctx.device_id, tag=tag)
+            info = device.allocation(ptr)
+            charged = info.charged if info is not None else size
+            self.registry.add("device_memory", ptr, size=size, device=ctx.device_id, tag=tag, charged=charged)
             return ptr
 
     def free(self, ptr: int) -> AllocationInfo:

@@ -1,0 +1,42 @@
+"""Benchmark plumbing: every group has a plain-numpy baseline, and the summary prints ratios to it.
+
+Timings are never asserted; the ratio table at the end of ``pytest benchmarks`` is what the
+closing notes of issues quote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from emulator import process
+from emulator.config import Settings, configure_logging
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _quiet_logs(tmp_path_factory: pytest.TempPathFactory) -> None:
+    configure_logging(Settings(log_dir=tmp_path_factory.mktemp("plog")), force=True)
+
+
+@pytest.fixture
+def emu() -> Iterator[process.EmulatedProcess]:
+    with process.fresh() as proc:
+        yield proc
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    session = getattr(config, "_benchmarksession", None)
+    if session is None or not session.benchmarks:
+        return
+    groups: dict[str, list[tuple[str, float]]] = {}
+    for bench in session.benchmarks:
+        if bench.stats is None:
+            continue
+        groups.setdefault(bench.group or bench.name, []).append((bench.name, bench.stats.median))
+    terminalreporter.section("ratios to the numpy baseline of each group (median)")
+    for group, rows in sorted(groups.items()):
+        baseline = next((t for name, t in rows if "numpy" in name), None)
+        for name, median in rows:
+            ratio = f"{median / baseline:6.2f}x" if baseline else "   n/a"
+            terminalreporter.write_line(f"{group:<28} {name:<48} {median * 1e6:12.2f} us  {ratio}")
