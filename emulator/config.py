@@ -182,7 +182,7 @@ def configure_logging(settings: Settings, *, stream: TextIO | None = None, force
     sink: Any = stream or (sys.stdout if settings.log_to_stdout else _LazyFile(settings.log_dir))
     structlog.configure(
         processors=[structlog.contextvars.merge_contextvars, plog_renderer(settings)],
-        wrapper_class=structlog.make_filtering_bound_logger(LOG_LEVELS[lowest]),
+        wrapper_class=structlog.make_filtering_bound_logger(min(LOG_LEVELS[lowest], logging.CRITICAL)),
         logger_factory=structlog.WriteLoggerFactory(file=sink),
         cache_logger_on_first_use=False,
     )

@@ -346,20 +346,24 @@ def test_new_memory_is_poisoned(soc_pad32) -> None:
 def test_view_for_overwrite_poisons_only_untouched_bytes() -> None:
     """A first overwrite poisons the bytes around the written range, and a later one keeps earlier data."""
     heap = small_heap(64 * MiB)
-    alloc = heap.allocate(200, MemPolicy.HUGE_FIRST, padded=True, tag="t")  # 256 addressable
-    target = heap.view_for_overwrite(alloc.addr + 64, 32, "test")
+    # Over glibc's largest mmap threshold, so an unpoisoned byte would read 0 rather than stale 0xFF.
+    size = 40 * MiB
+    mid = 20 * MiB
+    alloc = heap.allocate(size - 32, MemPolicy.NORMAL_ONLY, padded=True, tag="t")
+    assert alloc.info.alloc_size == size
+    target = heap.view_for_overwrite(alloc.addr + mid, 32, "test")
     target[:] = 0x11
-    full = heap.view(alloc.addr, 256, "test")
-    assert np.all(full[:64] == 0xFF)
-    assert np.all(full[64:96] == 0x11)
-    assert np.all(full[96:] == 0xFF)
+    full = heap.view(alloc.addr, size, "test")
+    assert np.all(full[:mid] == 0xFF)
+    assert np.all(full[mid : mid + 32] == 0x11)
+    assert np.all(full[mid + 32 :] == 0xFF)
     again = heap.view_for_overwrite(alloc.addr, 16, "test")
     again[:] = 0x22
-    full = heap.view(alloc.addr, 256, "test")
+    full = heap.view(alloc.addr, size, "test")
     assert np.all(full[:16] == 0x22)
-    assert np.all(full[16:64] == 0xFF)
-    assert np.all(full[64:96] == 0x11)
-    assert np.all(full[96:] == 0xFF)
+    assert np.all(full[16:mid] == 0xFF)
+    assert np.all(full[mid : mid + 32] == 0x11)
+    assert np.all(full[mid + 32 :] == 0xFF)
 
 
 def test_partial_h2d_copy_leaves_rest_poisoned(soc_pad32) -> None:

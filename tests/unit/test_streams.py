@@ -319,6 +319,40 @@ def test_event_sync_timeout(npu: SimulatedNpu) -> None:
     assert npu.event_state(ev) == (True, True)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: streams.py Scheduler.synchronize treats timeout 0 as 'no timeout'; runtime.md 4.2 "
+    "says the runtime rejects 0 with 107000",
+)
+def test_stream_sync_with_zero_timeout_is_invalid_value(npu: SimulatedNpu) -> None:
+    """SynchronizeStreamWithTimeout(0) fails with 107000: the runtime requires -1 or a positive timeout."""
+    s = npu.create_stream()
+    dev = npu.malloc(32, MemPolicy.HUGE_FIRST)
+    npu.memset(dev, 1, 32, s)
+    with pytest.raises(InvalidValue) as exc:
+        npu.synchronize_stream(s, timeout_ms=0)
+    assert exc.value.status == 107000
+    assert not npu.stream_done(s)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: streams.py Scheduler.synchronize_event treats timeout 0 as 'no timeout'; runtime.md 5 "
+    "says the runtime rejects 0 with 107000",
+)
+def test_event_sync_with_zero_timeout_is_invalid_value(npu: SimulatedNpu) -> None:
+    """SynchronizeEventWithTimeout(0) fails with 107000 (the header's '0 = poll' is wrong for this code)."""
+    s = npu.create_stream()
+    dev = npu.malloc(32, MemPolicy.HUGE_FIRST)
+    ev = npu.create_event(None)
+    npu.memset(dev, 1, 32, s)
+    npu.record_event(ev, s)
+    with pytest.raises(InvalidValue) as exc:
+        npu.synchronize_event(ev, timeout_ms=0)
+    assert exc.value.status == 107000
+    assert npu.event_state(ev) == (True, False)
+
+
 # -- event timing --------------------------------------------------------------------------------
 
 

@@ -1,0 +1,77 @@
+"""The live-resource registry: creation sites in user code, counts, released-resource memory."""
+
+from __future__ import annotations
+
+from emulator import acl, process
+from emulator.tracking import Registry, capture_site
+
+THIS_FILE = __file__
+
+
+def test_capture_site_points_at_the_caller() -> None:
+    """A site captured from a test is this file and this line."""
+    site = capture_site(1)
+    assert site.top is not None
+    assert site.top.file == THIS_FILE
+    assert site.top.func == "test_capture_site_points_at_the_caller"
+
+
+def test_every_runtime_resource_records_the_user_line(emu: process.EmulatedProcess) -> None:
+    """Allocations, host memory, streams, events, contexts and devices name the line that made them."""
+    assert acl.rt.set_device(0) == 0
+    line_device = _line_of("acl.rt.set_device(0) == 0")
+    ptr, _ = acl.rt.malloc(100, 0)
+    line_malloc = _line_of("acl.rt.malloc(100, 0)")
+    host, _ = acl.rt.malloc_host(64)
+    line_host = _line_of("acl.rt.malloc_host(64)")
+    stream, _ = acl.rt.create_stream()
+    line_stream = _line_of("acl.rt.create_stream()")
+    event, _ = acl.rt.create_event()
+    line_event = _line_of("acl.rt.create_event()")
+    ctx, _ = acl.rt.create_context(1)
+    line_ctx = _line_of("acl.rt.create_context(1)")
+    reg = emu.registry
+    expected = {
+        ("device", 0): line_device,
+        ("device_memory", ptr): line_malloc,
+        ("host_memory", host): line_host,
+        ("stream", stream): line_stream,
+        ("event", event): line_event,
+        ("context", ctx): line_ctx,
+    }
+    for (kind, key), line in expected.items():
+        res = reg.get(kind, key)
+        assert res is not None, kind
+        assert str(res.site) == f"{THIS_FILE}:{line}", kind
+    assert reg.get("device_memory", ptr).size == 100  # type: ignore[union-attr]
+
+
+def test_release_is_remembered_with_its_site(emu: process.EmulatedProcess) -> None:
+    """A freed allocation leaves the live set and is remembered with the line that freed it."""
+    acl.rt.set_device(0)
+    ptr, _ = acl.rt.malloc(64, 0)
+    acl.rt.free(ptr)
+    line_free = _line_of("acl.rt.free(ptr)")
+    assert emu.registry.get("device_memory", ptr) is None
+    gone = emu.registry.released_resource("device_memory", ptr)
+    assert gone is not None and str(gone.released_at) == f"{THIS_FILE}:{line_free}"
+
+
+def test_counts_follow_creates_and_releases() -> None:
+    """created - released == live, per kind."""
+    reg = Registry()
+    for key in range(5):
+        reg.add("tensor", key)
+    reg.remove("tensor", 1)
+    reg.remove("tensor", 3)
+    assert reg.remove("tensor", 3) is None
+    assert reg.count("tensor") == 3 == reg.created["tensor"] - reg.released["tensor"]
+
+
+def _line_of(text: str) -> int:
+    with open(THIS_FILE) as source:
+        lines = source.read().splitlines()
+    for number, line in enumerate(lines, start=1):
+        if text in line and "_line_of" not in line:
+            return number
+    raise AssertionError(text)
