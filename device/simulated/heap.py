@@ -154,7 +154,7 @@ class Heap:
         if i < 0:
             return None
         alloc = self._live[self._starts[i]]
-        return alloc if addr + nbytes <= alloc.end else None
+        return alloc if addr + max(nbytes, 1) <= alloc.end else None
 
     def view(self, addr: int, nbytes: int, operation: str) -> np.ndarray:
         """A writable uint8 view of [addr, addr+nbytes); the allocation's buffer is made on first touch."""

@@ -40,6 +40,11 @@ class PinnedHost:
         self.used -= entry[1]
         return entry[1]
 
+    def size_of(self, addr: int) -> int:
+        """Rounded size of the pinned buffer starting at ``addr`` (1 for an unknown address)."""
+        entry = self._buffers.get(addr)
+        return entry[1] if entry is not None else 1
+
     def contains(self, addr: int) -> bool:
         i = bisect.bisect_right(self._starts, addr) - 1
         if i < 0:

@@ -110,7 +110,7 @@ class SimulatedNpu:
 
     def free_host(self, ptr: int) -> int:
         with self.lock:
-            self._settle(f"aclrtFreeHost({ptr:#x})", ptr, 1, Access.WRITE)
+            self._settle(f"aclrtFreeHost({ptr:#x})", ptr, self.host.size_of(ptr), Access.WRITE)
             return self.host.release(ptr)
 
     def classify(self, ptr: int) -> AddressKind:
@@ -135,7 +135,7 @@ class SimulatedNpu:
             def run() -> None:
                 np.copyto(self._write_view(dst, count, direction), self._read_view(src, count, direction))
 
-            buffers = self._device_buffers(dst, src, count, direction)
+            buffers = (BufferArg(src, count, Access.READ), BufferArg(dst, count, Access.WRITE))
             if stream is None:
                 for buf in buffers:
                     self._settle(f"aclrtMemcpy {direction.name}", buf.addr, buf.nbytes, buf.access)
@@ -156,10 +156,9 @@ class SimulatedNpu:
                 view = self.heap.view_for_overwrite(ptr, count, "memset") if on_device else host_view(ptr, count)
                 view.fill(byte)
 
-            buffers = (BufferArg(ptr, count, Access.WRITE),) if on_device else ()
+            buffers = (BufferArg(ptr, count, Access.WRITE),)
             if stream is None:
-                if on_device:
-                    self._settle("aclrtMemset", ptr, count, Access.WRITE)
+                self._settle("aclrtMemset", ptr, count, Access.WRITE)
                 run()
             else:
                 self.scheduler.submit(
@@ -172,14 +171,6 @@ class SimulatedNpu:
                 raise InvalidValue(self.heap.describe_bad_address(addr, count, what), addr=addr, count=count)
         elif addr < NULL_PAGE or DEVICE_BASE <= addr < DEVICE_BASE + MAX_DEVICES * DEVICE_SPAN:
             raise InvalidValue(f"{what} {addr:#x} is not host memory (a device address, or the null page)", addr=addr)
-
-    def _device_buffers(self, dst: int, src: int, count: int, direction: Direction) -> tuple[BufferArg, ...]:
-        buffers = []
-        if direction in (Direction.D2H, Direction.D2D):
-            buffers.append(BufferArg(src, count, Access.READ))
-        if direction in (Direction.H2D, Direction.D2D):
-            buffers.append(BufferArg(dst, count, Access.WRITE))
-        return tuple(buffers)
 
     def _write_view(self, addr: int, count: int, direction: Direction) -> np.ndarray:
         if direction in (Direction.H2D, Direction.D2D):

@@ -176,7 +176,14 @@ class Scheduler:
                     total = max(total, self.pending_duration_us(dep, dep_seq))
         return total
 
+    @staticmethod
+    def _check_timeout(timeout_ms: int) -> None:
+        """The runtime takes -1 (forever) or a positive number of milliseconds; 0 is invalid."""
+        if timeout_ms == 0 or timeout_ms < -1:
+            raise InvalidValue(f"timeout {timeout_ms} ms is invalid; expected -1 or > 0", timeout_ms=timeout_ms)
+
     def synchronize(self, sid: StreamId, timeout_ms: int) -> None:
+        self._check_timeout(timeout_ms)
         st = self.stream(sid)
         if timeout_ms > 0 and self.pending_duration_us(st) > timeout_ms * 1000:
             raise StreamSyncTimeout(
@@ -215,14 +222,14 @@ class Scheduler:
     # -- events -----------------------------------------------------------------------------
     def create_event(self, flags: int | None, *, ex: bool) -> EventId:
         """flags None is aclrtCreateEvent: an internal flag set that is both waitable and timed."""
+        if len(self._events) >= self.max_events:
+            raise NoEventResource(f"event limit {self.max_events} reached", limit=self.max_events)
         if flags is None:
             return self._add_event(0, ex=False, waitable=True, timed=True)
         if flags == 0 or flags & ~EVENT_KNOWN_FLAGS:
             raise InvalidValue(f"event flag {flags:#x} is invalid", flag=flags)
         if flags & (EVENT_EXTERNAL | EVENT_IPC) and flags not in (EVENT_EXTERNAL, EVENT_IPC):
             raise InvalidValue(f"event flag {flags:#x}: EXTERNAL and IPC must be used alone", flag=flags)
-        if len(self._events) >= self.max_events:
-            raise NoEventResource(f"event limit {self.max_events} reached", limit=self.max_events)
         return self._add_event(flags, ex=ex, waitable=bool(flags & EVENT_SYNC), timed=bool(flags & EVENT_TIME_LINE))
 
     def _add_event(self, flags: int, *, ex: bool, waitable: bool, timed: bool) -> EventId:
@@ -282,6 +289,7 @@ class Scheduler:
         return st is None or st.done_seq >= seq
 
     def synchronize_event(self, eid: EventId, timeout_ms: int) -> None:
+        self._check_timeout(timeout_ms)
         ev = self.event(eid)
         if ev.recorded is None:
             return

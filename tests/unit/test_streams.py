@@ -234,10 +234,6 @@ def test_eager_mode_runs_at_once_and_reports_no_race() -> None:
     assert npu.races == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: npu.py _device_buffers/memset record only device ranges, so host-side races go unseen",
-)
 def test_free_host_of_pinned_memory_a_queued_copy_reads_is_a_race(npu: SimulatedNpu) -> None:
     """aclrtFreeHost of pinned memory a queued H2D copy still reads is reported and the copy runs first."""
     s = npu.create_stream()
@@ -254,11 +250,6 @@ def test_free_host_of_pinned_memory_a_queued_copy_reads_is_a_race(npu: Simulated
     del keep_alive
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: npu.py _device_buffers records only device ranges, so a sync read of a host buffer "
-    "that a queued D2H still writes is neither reported nor ordered",
-)
 def test_sync_read_of_host_buffer_pending_async_d2h_is_a_race(npu: SimulatedNpu) -> None:
     """A sync H2D from a host buffer that a queued D2H writes is reported and sees the D2H's data."""
     s = npu.create_stream()
@@ -319,11 +310,6 @@ def test_event_sync_timeout(npu: SimulatedNpu) -> None:
     assert npu.event_state(ev) == (True, True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: streams.py Scheduler.synchronize treats timeout 0 as 'no timeout'; runtime.md 4.2 "
-    "says the runtime rejects 0 with 107000",
-)
 def test_stream_sync_with_zero_timeout_is_invalid_value(npu: SimulatedNpu) -> None:
     """SynchronizeStreamWithTimeout(0) fails with 107000: the runtime requires -1 or a positive timeout."""
     s = npu.create_stream()
@@ -335,11 +321,6 @@ def test_stream_sync_with_zero_timeout_is_invalid_value(npu: SimulatedNpu) -> No
     assert not npu.stream_done(s)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: streams.py Scheduler.synchronize_event treats timeout 0 as 'no timeout'; runtime.md 5 "
-    "says the runtime rejects 0 with 107000",
-)
 def test_event_sync_with_zero_timeout_is_invalid_value(npu: SimulatedNpu) -> None:
     """SynchronizeEventWithTimeout(0) fails with 107000 (the header's '0 = poll' is wrong for this code)."""
     s = npu.create_stream()
