@@ -53,7 +53,8 @@ def record_failure(c_name: str, exc: DeviceError | Exception) -> int:
     if isinstance(exc, DeviceError):
         proc.runtime.thread.last_error = status
     level = log.error if msg_id is not None else log.debug
-    level("api.failed", api=c_name, status=describe(status), code=status, reason=text, **exc.context)  # type: ignore[union-attr]
+    context = exc.context  # type: ignore[union-attr]
+    level("api.failed", api=c_name, status=describe(status), code=status, reason=text, context=context)
     return status
 
 

@@ -76,6 +76,15 @@ class Settings(BaseModel):
     device_count: int = 8
     visible_devices: tuple[int, ...] | None = None
     eager: bool = False
+    strict: bool = False  # undefined uses raise instead of being reported
+    # op packages (spec/kernels-and-packages.md section 2): None = the package shipped in kernels/opp
+    opp_path: Path | None = None
+    custom_opp_paths: tuple[str, ...] = ()
+    home_path: Path | None = None
+    # aclnn (spec/lifecycle.md section 12)
+    npu_collect_path: str | None = None
+    cache_limit: int = 10000
+    aicpu_cache_limit: int = 32768
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -98,6 +107,13 @@ class Settings(BaseModel):
             device_count=count,
             visible_devices=_visible_devices(env.get("ASCEND_RT_VISIBLE_DEVICES"), count),
             eager=env.get("OPBASE_EMU_EAGER", "0") == "1",
+            strict=env.get("OPBASE_EMU_STRICT", "0") == "1",
+            opp_path=Path(env["ASCEND_OPP_PATH"]) if env.get("ASCEND_OPP_PATH") else None,
+            custom_opp_paths=tuple(p for p in env.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if p),
+            home_path=Path(env["ASCEND_HOME_PATH"]) if env.get("ASCEND_HOME_PATH") else None,
+            npu_collect_path=env.get("NPU_COLLECT_PATH"),
+            cache_limit=_int_or(env.get("ACLNN_CACHE_LIMIT"), 10000, 1, 1 << 31),
+            aicpu_cache_limit=_int_or(env.get("ACLNN_AICPU_CACHE_LIMIT"), 32768, 1, 1 << 31),
         )
 
 
@@ -147,6 +163,10 @@ class _LazyFile:
     def flush(self) -> None:
         if self._file is not None:
             self._file.flush()
+
+    def __del__(self) -> None:  # the sink lives as long as the logging setup that holds it
+        if self._file is not None:
+            self._file.close()
 
 
 def plog_renderer(settings: Settings) -> structlog.types.Processor:

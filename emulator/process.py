@@ -13,11 +13,15 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from emulator.config import AclConfig, Settings, configure_logging
 from emulator.error_manager import ErrorManager
 from emulator.rt.runtime import Runtime
 from emulator.tracking import Registry
+
+if TYPE_CHECKING:
+    from emulator.diagnostics import Diagnostic
 
 
 @dataclass(slots=True)
@@ -42,6 +46,8 @@ class EmulatedProcess:
         self.acl = AclState()
         self.runtime = Runtime(self.settings, self.registry)
         self.lock = threading.RLock()
+        self.strict = self.settings.strict
+        self.diagnostics: list[Diagnostic] = []
         # what aclFinalize runs first (the aclnn layer registers its own release here; spec lifecycle.md 5.6)
         self.finalize_hooks: list[Callable[[], None]] = []
 

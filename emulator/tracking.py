@@ -41,19 +41,19 @@ class Site:
 
     __slots__ = ("_raw",)
 
-    def __init__(self, raw: tuple[tuple[str, int, str], ...]) -> None:
+    def __init__(self, raw: tuple[tuple[CodeType, int], ...]) -> None:
         self._raw = raw
 
     @property
     def stack(self) -> tuple[Frame, ...]:
-        return tuple(Frame(*entry) for entry in self._raw)
+        return tuple(Frame(code.co_filename, line, code.co_name) for code, line in self._raw)
 
     @property
     def top(self) -> Frame | None:
-        return Frame(*self._raw[0]) if self._raw else None
+        return self.stack[0] if self._raw else None
 
     def __str__(self) -> str:
-        return f"{self._raw[0][0]}:{self._raw[0][1]}" if self._raw else "<unknown>"
+        return f"{self._raw[0][0].co_filename}:{self._raw[0][1]}" if self._raw else "<unknown>"
 
     def __repr__(self) -> str:
         return f"Site({self})"
@@ -70,10 +70,9 @@ def capture_site(skip: int = 1) -> Site:
     frame: FrameType | None = sys._getframe(skip)
     while frame is not None and _is_library(frame.f_code):
         frame = frame.f_back
-    raw: list[tuple[str, int, str]] = []
+    raw: list[tuple[CodeType, int]] = []
     while frame is not None and len(raw) < STACK_DEPTH:
-        code = frame.f_code
-        raw.append((code.co_filename, frame.f_lineno, code.co_name))
+        raw.append((frame.f_code, frame.f_lineno))
         frame = frame.f_back
     return Site(tuple(raw))
 

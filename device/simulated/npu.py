@@ -82,7 +82,7 @@ class SimulatedNpu:
     def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> DevicePtr:
         with self.lock:
             alloc = self.heap.allocate(size, policy, padded=padded, tag=tag)
-        self._log.debug("device.malloc", addr=hex(alloc.addr), size=size, charged=alloc.info.charged, tag=tag)
+        self._log.debug("device.malloc", addr=alloc.addr, size=size, charged=alloc.info.charged, tag=tag)
         return DevicePtr(alloc.addr)
 
     def free(self, ptr: int) -> AllocationInfo:
@@ -91,7 +91,7 @@ class SimulatedNpu:
             if alloc is not None:
                 self._settle(f"aclrtFree({ptr:#x})", ptr, alloc.info.alloc_size, Access.WRITE)
             info = self.heap.release(ptr).info
-        self._log.debug("device.free", addr=hex(ptr), charged=info.charged)
+        self._log.debug("device.free", addr=ptr, charged=info.charged)
         return info
 
     def allocation(self, ptr: int) -> AllocationInfo | None:

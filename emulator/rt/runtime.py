@@ -126,7 +126,8 @@ class Runtime:
                     self.thread.context = None
 
     def _bring_up(self, device: Device, ctx: Context) -> None:
-        ctx.default_stream = device.create_stream(0, 0)
+        if ctx.default_stream is None:
+            ctx.default_stream = device.create_stream(0, 0)
         ctx.alive = True
 
     def _tear_down(self, device: Device, ctx: Context) -> None:
@@ -163,6 +164,8 @@ class Runtime:
     def create_context(self, device_id: int) -> Context:
         with self.lock:
             slot = self.slot(device_id)
+            if slot.primary.default_stream is None:  # the first create also brings up the device's primary stream
+                slot.primary.default_stream = slot.device.create_stream(0, 0)
             ctx = Context(self._new_handle(), device_id, primary=False)
             self._bring_up(slot.device, ctx)
             slot.explicit += 1

@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
+import ctypes
 import threading
 
+import numpy as np
 import pytest
 
-from emulator import acl
+from emulator import acl, process
 from emulator.status import AclError
 
 AICORE_CORE_NUM = 101
 VECTOR_CORE_NUM = 201
 AICPU_CORE_NUM = 1
 L2_CACHE_SIZE = 302
+MAX_STREAMS_910B = 1984  # per device, default streams included (spec/runtime.md 4.1)
+
+
+def _streams_until_refused() -> tuple[int, int]:
+    """Create streams until one is refused: (how many were created, the refusing status)."""
+    created = 0
+    while True:
+        _, ret = acl.rt.create_stream()
+        if ret != 0:
+            return created, ret
+        created += 1
+        assert created <= MAX_STREAMS_910B
 
 
 # -- set / reset / force ----------------------------------------------------------------------
@@ -97,6 +111,40 @@ def test_set_device_counts_from_other_threads() -> None:
     assert acl.rt.get_device() == (0, 0)
     assert acl.rt.reset_device(0) == 0
     assert acl.rt.reset_device(0) == 507007
+
+
+def test_threads_share_default_context_and_stream() -> None:
+    """Threads that set the same device share one default context and one default stream."""
+    assert acl.rt.set_device(0) == 0
+    here = (acl.rt.get_context(), acl.rt.ctx_get_current_default_stream())
+    there: list[object] = []
+
+    def worker() -> None:
+        assert acl.rt.set_device(0) == 0
+        there.append((acl.rt.get_context(), acl.rt.ctx_get_current_default_stream()))
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join()
+    assert there == [here]
+
+
+def test_last_reset_waits_for_queued_work() -> None:
+    """The last reset waits for the tasks of the default context's streams; device memory survives it."""
+    assert acl.rt.set_device(0) == 0
+    stream, _ = acl.rt.create_stream()
+    data = np.arange(64, dtype=np.uint8)
+    src, _ = acl.rt.malloc_host(64)
+    ctypes.memmove(src, data.ctypes.data, 64)
+    dev, _ = acl.rt.malloc(64, 0)
+    assert acl.rt.memset(dev, 64, 0, 64) == 0
+    assert acl.rt.memcpy_async(dev, 64, src, 64, 1, stream) == 0
+    assert acl.rt.reset_device(0) == 0
+    assert acl.rt.set_device(0) == 0
+    out = np.zeros(64, dtype=np.uint8)
+    assert acl.rt.memcpy(out.ctypes.data, 64, dev, 64, 2) == 0
+    np.testing.assert_array_equal(out, data)
+    assert process.current().runtime.current_device().races == []
 
 
 def test_last_reset_destroys_primary_context_streams() -> None:
@@ -184,6 +232,19 @@ def test_create_context_has_own_default_stream() -> None:
     assert ret == 0
     assert ctx_default not in (0, primary_default)
     assert acl.rt.destroy_context(ctx) == 0
+
+
+def test_stream_limit_after_set_device() -> None:
+    """After aclrtSetDevice the default stream exists, so 1983 explicit streams fit and the next is 207008."""
+    assert acl.rt.set_device(0) == 0
+    assert _streams_until_refused() == (MAX_STREAMS_910B - 1, 207008)
+
+
+def test_create_context_brings_up_primary_stream() -> None:
+    """The first aclrtCreateContext on a device also brings up the primary stream, which counts against the limit."""
+    _, ret = acl.rt.create_context(0)
+    assert ret == 0
+    assert _streams_until_refused() == (MAX_STREAMS_910B - 2, 207008)
 
 
 def test_create_context_bad_device() -> None:

@@ -178,7 +178,7 @@ def test_default_device_makes_get_device_work(tmp_path: Path) -> None:
 
 def test_init_none_raises_type_error() -> None:
     """acl.init(None) raises TypeError: the path must be a str or omitted."""
-    with pytest.raises(TypeError, match="acl.init args parse failed"):
+    with pytest.raises(TypeError, match=r"acl\.init args parse failed"):
         acl.init(None)  # type: ignore[arg-type]
     assert acl.finalize_reference()[1] == 100037
 

@@ -1,0 +1,1 @@
+"""The op engine: op-package loading, KernelMgr / OpKernel / OpKernelBin, executors, AI CPU task spaces."""

@@ -1,0 +1,1 @@
+"""The aclnn parameter objects and their vocabulary: dtypes, formats, shapes, handles."""
