@@ -1,11 +1,11 @@
 """The one place where emulator exceptions become statuses.
 
-Every C-named function (the pyACL face now, the aclnn face and the L2 ops later) is wrapped
+Every C-named function — the pyACL face, the aclnn face and the L2 ops in kernels/ — is wrapped
 by a decorator from here. A ``StatusError`` (``EmulatorError`` or a runtime ``DeviceError``)
 becomes its status; its message goes to the error manager for aclGetRecentErrMsg, and a
 runtime failure also sets the thread's last-error slot (spec/runtime.md section 10.3).
-Anything else is an emulator bug and propagates. Python type mistakes raise TypeError before
-the call, as pyACL's argument parser does ("acl.rt.malloc args parse failed").
+Anything else is an emulator bug and propagates. Python type mistakes — what a C compiler
+would have rejected — raise TypeError before the call, as pyACL's argument parser does.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+import numpy as np
 import structlog
 
 from device.errors import DeviceError
@@ -26,9 +27,10 @@ from emulator.status import describe
 log = structlog.get_logger(logger_name="emulator.acl")
 
 F = TypeVar("F", bound=Callable[..., Any])
+Check = Callable[[object], bool]
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
     try:
         operator.index(value)  # type: ignore[arg-type]
     except TypeError:
@@ -36,51 +38,81 @@ def _is_int(value: object) -> bool:
     return True
 
 
-CHECKS: dict[str, Callable[[object], bool]] = {
-    "int": _is_int,
+def is_int_seq(value: object) -> bool:
+    if isinstance(value, np.ndarray):
+        return value.ndim == 1 and value.dtype.kind in "iu"
+    return isinstance(value, list | tuple) and all(is_int(v) for v in value)
+
+
+CHECKS: dict[str, Check] = {
+    "int": is_int,
     "str": lambda v: isinstance(v, str),
+    "str | None": lambda v: v is None or isinstance(v, str),
 }
 
 
-def record_failure(c_name: str, exc: DeviceError | Exception) -> int:
+def record_failure(c_name: str, exc: Exception, *, aclnn: bool = False) -> int:
     """Record a StatusError the way the real call would (message, last error, log line)."""
     proc = process.current()
-    status: int = exc.status  # type: ignore[union-attr]
-    msg_id: str | None = exc.msg_id  # type: ignore[union-attr]
-    text = exc.message.replace("{api}", c_name)  # type: ignore[union-attr]
+    status: int = exc.status  # type: ignore[attr-defined]
+    msg_id: str | None = exc.msg_id  # type: ignore[attr-defined]
+    text = exc.message.replace("{api}", c_name)  # type: ignore[attr-defined]
     if msg_id is not None:
         proc.errors.report(msg_id, text)
     if isinstance(exc, DeviceError):
         proc.runtime.thread.last_error = status
     level = log.error if msg_id is not None else log.debug
-    context = exc.context  # type: ignore[union-attr]
-    level("api.failed", api=c_name, status=describe(status), code=status, reason=text, context=context)
+    level(
+        "api.failed",
+        api=c_name,
+        status=describe(status, aclnn=aclnn),
+        code=status,
+        reason=text,
+        context=exc.context,  # type: ignore[attr-defined]
+    )
     return status
 
 
-def acl_api(c_name: str, py_name: str, *, fail: tuple[object, ...] = ()) -> Callable[[F], F]:
-    """Wrap a pyACL-face function: positional ints/strs checked, StatusError -> (*fail, status)."""
+def c_api(
+    c_name: str,
+    *,
+    on_error: Callable[[int], Any],
+    checks: Mapping[str, Check] = CHECKS,
+    parse_failed: str | None = None,
+    aclnn: bool = False,
+) -> Callable[[F], F]:
+    """Wrap a C-named function: positional arguments type-checked from their annotations,
+    a StatusError turned into ``on_error(status)``.
+    """
 
     def decorate(fn: F) -> F:
         params = list(inspect.signature(fn).parameters.values())
         required = sum(1 for p in params if p.default is inspect.Parameter.empty)
-        checks = [CHECKS.get(str(p.annotation)) for p in params]
-        parse_failed = f"{py_name} args parse failed"
+        arg_checks = [(p.name, str(p.annotation), checks.get(str(p.annotation))) for p in params]
+        message = parse_failed or f"{c_name} args parse failed"
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             if kwargs or not required <= len(args) <= len(params):
-                raise TypeError(parse_failed)
-            for value, check in zip(args, checks, strict=False):
+                raise TypeError(message)
+            for value, (name, annotation, check) in zip(args, arg_checks, strict=False):
                 if check is not None and not check(value):
-                    raise TypeError(parse_failed)
+                    raise TypeError(f"{message}: {name} must be {annotation}, not {type(value).__name__}")
             try:
                 return fn(*args)
             except StatusError as exc:
-                status = record_failure(c_name, exc)
-                return (*fail, status) if fail else status
+                return on_error(record_failure(c_name, exc, aclnn=aclnn))
 
         wrapper.c_name = c_name  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def acl_api(c_name: str, py_name: str, *, fail: tuple[object, ...] = ()) -> Callable[[F], F]:
+    """A pyACL-face function: ``ret`` or ``(*values, ret)``; on failure the values are ``fail``."""
+
+    def on_error(status: int) -> Any:
+        return (*fail, status) if fail else status
+
+    return c_api(c_name, on_error=on_error, parse_failed=f"{py_name} args parse failed")

@@ -12,19 +12,27 @@ from __future__ import annotations
 from typing import ClassVar
 
 from device.errors import DeviceError
-from emulator.status import AclError
+from emulator.status import AclError, AclnnStatus
+
+_CLASS_DEFAULT: object = object()
 
 
 class EmulatorError(Exception):
-    """An error with a status. ``msg_id`` None: the real call records no aclGetRecentErrMsg text."""
+    """An error with a status. ``msg_id`` None: the real call records no aclGetRecentErrMsg text.
+
+    ``msg_id`` is the class's unless the raiser passes one: the same status is silent in one
+    API and reported in another (an aclnn getter's 161001 records nothing, an L2 op's does).
+    """
 
     status: ClassVar[int] = AclError.ACL_ERROR_INTERNAL_ERROR
-    msg_id: ClassVar[str | None] = "EH9999"
+    msg_id: str | None = "EH9999"
 
-    def __init__(self, message: str, /, **context: object) -> None:
+    def __init__(self, message: str, /, *, msg_id: object = _CLASS_DEFAULT, **context: object) -> None:
         super().__init__(message)
         self.message = message
         self.context = context
+        if msg_id is not _CLASS_DEFAULT:
+            self.msg_id = msg_id  # type: ignore[assignment]
 
 
 StatusError = (EmulatorError, DeviceError)
@@ -98,3 +106,32 @@ class AclTimeoutInvalid(EmulatorError):
             param="timeout",
             value=value,
         )
+
+
+# -- aclnn (op_errno.h) ------------------------------------------------------------------------
+class AclnnError(EmulatorError):
+    """561000 ACLNN_ERR_INNER: the generic internal error."""
+
+    status = AclnnStatus.ACLNN_ERR_INNER
+    msg_id = "EZ9999"
+
+
+class AclnnParamNullptr(AclnnError):
+    status = AclnnStatus.ACLNN_ERR_PARAM_NULLPTR
+    msg_id = "EZ1001"
+
+
+class AclnnParamInvalid(AclnnError):
+    status = AclnnStatus.ACLNN_ERR_PARAM_INVALID
+    msg_id = "EZ1001"
+
+
+class AclnnInnerNullptr(AclnnError):
+    status = AclnnStatus.ACLNN_ERR_INNER_NULLPTR
+
+
+class AclnnRuntimeError(AclnnError):
+    """361001: a call into the NPU runtime failed underneath an aclnn API."""
+
+    status = AclnnStatus.ACLNN_ERR_RUNTIME_ERROR
+    msg_id = "EZ9903"

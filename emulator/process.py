@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from emulator.config import AclConfig, Settings, configure_logging
+from emulator.engine.system import AclnnState
 from emulator.error_manager import ErrorManager
 from emulator.rt.runtime import Runtime
 from emulator.tracking import Registry
@@ -48,8 +49,9 @@ class EmulatedProcess:
         self.lock = threading.RLock()
         self.strict = self.settings.strict
         self.diagnostics: list[Diagnostic] = []
-        # what aclFinalize runs first (the aclnn layer registers its own release here; spec lifecycle.md 5.6)
-        self.finalize_hooks: list[Callable[[], None]] = []
+        self.aclnn = AclnnState(self.settings)
+        # what a successful aclFinalize runs first: aclnnFinalize's steps (spec lifecycle.md 5.6)
+        self.finalize_hooks: list[Callable[[], None]] = [self.aclnn.finalize]
 
     def close(self) -> None:
         """Release the devices (what the OS does to a real process's device handles at exit)."""

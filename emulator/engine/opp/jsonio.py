@@ -60,10 +60,17 @@ def read_json_object(path: Path) -> dict[str, Any]:
     return value
 
 
-def refuse(refusals: list[Refusal], path: Path, reason: str, *, code: int | None = LOAD_JSON_FAILED) -> None:
-    """Record a refusal and log the ``opp.file_refused`` warning line."""
+def refuse(
+    refusals: list[Refusal],
+    path: Path,
+    reason: str,
+    *,
+    code: int | None = LOAD_JSON_FAILED,
+    event: str = "opp.file_refused",
+) -> None:
+    """Record a refusal and log its warning line (``opp.file_refused`` unless told otherwise)."""
     refusals.append(Refusal(path, reason, code))
-    log.warning("opp.file_refused", path=str(path), reason=reason, code=code)
+    log.warning(event, path=str(path), reason=reason, code=code)
 
 
 def merge_patch(target: Any, patch: Any) -> Any:

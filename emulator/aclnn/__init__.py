@@ -1,0 +1,83 @@
+"""The aclnn face: ``from emulator import aclnn``.
+
+Every function of acl_meta.h and aclnn_base.h under its C name, C parameters in C order (counts
+included), out-values returned first and the status last; ``None`` is nullptr; device addresses
+are ints (DESIGN.md, "Calling conventions"). The aclDataType, aclFormat and status constants are
+exported with their real values. The op entry points (aclnnAddGetWorkspaceSize …) join this
+face when the op library provides them.
+"""
+
+from __future__ import annotations
+
+from emulator.aclnn.acl_meta import (
+    aclCreateBoolArray,
+    aclCreateFloatArray,
+    aclCreateIntArray,
+    aclCreateScalar,
+    aclCreateScalarList,
+    aclCreateTensor,
+    aclCreateTensorList,
+    aclDestroyBoolArray,
+    aclDestroyFloatArray,
+    aclDestroyIntArray,
+    aclDestroyScalar,
+    aclDestroyScalarList,
+    aclDestroyTensor,
+    aclDestroyTensorList,
+    aclGetBoolArraySize,
+    aclGetDataType,
+    aclGetFloatArraySize,
+    aclGetFormat,
+    aclGetIntArraySize,
+    aclGetRawTensorAddr,
+    aclGetScalarListSize,
+    aclGetStorageShape,
+    aclGetTensorListSize,
+    aclGetViewOffset,
+    aclGetViewShape,
+    aclGetViewStrides,
+    aclInitTensor,
+    aclSetRawTensorAddr,
+)
+from emulator.aclnn.aclnn_base import aclnnFinalize, aclnnInit
+from emulator.aclnn.executor_api import (
+    AclSetDynamicInputTensorAddr,
+    AclSetDynamicOutputTensorAddr,
+    AclSetDynamicTensorAddr,
+    AclSetInputTensorAddr,
+    AclSetOutputTensorAddr,
+    AclSetTensorAddr,
+    aclDestroyAclOpExecutor,
+    aclDumpOpTensors,
+    aclSetAclOpExecutorRepeatable,
+    aclSetDynamicInputTensorAddr,
+    aclSetDynamicOutputTensorAddr,
+    aclSetDynamicTensorAddr,
+    aclSetInputTensorAddr,
+    aclSetOutputTensorAddr,
+    aclSetTensorAddr,
+)
+from emulator.meta.dtypes import aclDataType
+from emulator.meta.formats import aclFormat
+from emulator.meta.objects import (
+    aclBoolArray,
+    aclFloatArray,
+    aclIntArray,
+    aclScalar,
+    aclScalarList,
+    aclTensor,
+    aclTensorList,
+)
+from emulator.status import AclnnStatus
+
+# The C constants, with their real values: ACL_FLOAT, ACL_FORMAT_ND, ACLNN_SUCCESS, ACLNN_ERR_PARAM_NULLPTR …
+globals().update({m.name: m for m in aclDataType})
+globals().update({m.name: m for m in aclFormat})
+globals().update(AclnnStatus.__members__)
+OK = AclnnStatus.ACLNN_SUCCESS
+
+FUNCTIONS = [
+    name
+    for name, value in dict(globals()).items()
+    if callable(value) and getattr(value, "c_name", None) == name
+]

@@ -1,0 +1,179 @@
+"""acl_meta.h's executor functions and tensor-address setters, and aclDumpOpTensors.
+
+Executors come from phase 1 of an op (the op engine). Until an executor is handed in, these
+functions can only take their null and foreign-object paths, which they do exactly as the real
+code does (spec/aclnn-api.md sections 8, 9 and 11): null is 561103, anything that is not an
+executor is 561000, and the tensor-address setters update the tensor before they look at the
+executor at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import structlog
+
+from device.interface import Direction
+from emulator import process
+from emulator.aclnn._api import Address, aclnn_api, address, live
+from emulator.diagnostics import report_undefined
+from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, AclnnParamNullptr
+from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
+from emulator.meta.objects import Handle, aclTensor, aclTensorList, numel
+from emulator.status import AclnnStatus
+
+log = structlog.get_logger(logger_name="emulator.aclnn")
+
+OK = AclnnStatus.ACLNN_SUCCESS
+
+
+def _executor(executor: object, api: str) -> object:
+    """The executor kinds opbase recognises by their magic numbers; anything else is 561000."""
+    if executor is None:
+        raise AclnnInnerNullptr(f"{api}: executor is null", msg_id=None)
+    if not (isinstance(executor, Handle) and executor.kind == "executor"):
+        raise AclnnError(f"{api}: {type(executor).__name__} is not an aclOpExecutor", msg_id=None)
+    return executor
+
+
+@aclnn_api("aclSetAclOpExecutorRepeatable")
+def aclSetAclOpExecutorRepeatable(executor: object) -> int:
+    """aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor)"""
+    found = _executor(executor, "aclSetAclOpExecutorRepeatable")
+    found.set_repeatable()  # type: ignore[attr-defined]
+    return OK
+
+
+@aclnn_api("aclDestroyAclOpExecutor")
+def aclDestroyAclOpExecutor(executor: object) -> int:
+    """aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor)"""
+    found = _executor(executor, "aclDestroyAclOpExecutor")
+    found.destroy()  # type: ignore[attr-defined]
+    return OK
+
+
+def _set_tensor(tensor: aclTensor | None, addr: Address, api: str) -> None:
+    if tensor is None:
+        raise AclnnInnerNullptr(f"{api}: tensor is null", msg_id=None)
+    live(tensor, api).raw_addr = address(addr)  # type: ignore[attr-defined]
+
+
+def _rebind(executor: object, api: str) -> int:
+    """After the tensor changed: a null executor is 561103; a composite one ignores the index."""
+    if executor is None:
+        raise AclnnInnerNullptr(f"{api}: executor is null (the tensor address was already updated)", msg_id=None)
+    return OK
+
+
+@aclnn_api("aclSetInputTensorAddr")
+def aclSetInputTensorAddr(executor: object, index: int, tensor: aclTensor | None, addr: Address) -> int:
+    _set_tensor(tensor, addr, "aclSetInputTensorAddr")
+    return _rebind(executor, "aclSetInputTensorAddr")
+
+
+@aclnn_api("aclSetOutputTensorAddr")
+def aclSetOutputTensorAddr(executor: object, index: int, tensor: aclTensor | None, addr: Address) -> int:
+    _set_tensor(tensor, addr, "aclSetOutputTensorAddr")
+    return _rebind(executor, "aclSetOutputTensorAddr")
+
+
+@aclnn_api("aclSetTensorAddr")
+def aclSetTensorAddr(executor: object, index: int, tensor: aclTensor | None, addr: Address) -> int:
+    _set_tensor(tensor, addr, "aclSetTensorAddr")
+    return _rebind(executor, "aclSetTensorAddr")
+
+
+def _set_member(tensors: aclTensorList | None, relative: int, addr: Address, api: str, *, check_null: bool) -> None:
+    if tensors is None:
+        raise AclnnInnerNullptr(f"{api}: tensors is null", msg_id=None)
+    members = live(tensors, api).values  # type: ignore[attr-defined]
+    if relative >= len(members) or relative < 0:
+        raise AclnnParamInvalid(f"{api}: relativeIndex {relative} >= list size {len(members)}", msg_id=None)
+    member = members[relative]
+    if member is None:
+        if check_null:
+            raise AclnnInnerNullptr(f"{api}: element {relative} of the list is null", msg_id=None)
+        report_undefined(api, f"element {relative} of the list is null (the real call dereferences it)")
+        return
+    live(member, api).raw_addr = address(addr)
+
+
+@aclnn_api("aclSetDynamicInputTensorAddr")
+def aclSetDynamicInputTensorAddr(
+    executor: object, irIndex: int, relativeIndex: int, tensors: aclTensorList | None, addr: Address
+) -> int:
+    _set_member(tensors, relativeIndex, addr, "aclSetDynamicInputTensorAddr", check_null=True)
+    return _rebind(executor, "aclSetDynamicInputTensorAddr")
+
+
+@aclnn_api("aclSetDynamicOutputTensorAddr")
+def aclSetDynamicOutputTensorAddr(
+    executor: object, irIndex: int, relativeIndex: int, tensors: aclTensorList | None, addr: Address
+) -> int:
+    _set_member(tensors, relativeIndex, addr, "aclSetDynamicOutputTensorAddr", check_null=True)
+    return _rebind(executor, "aclSetDynamicOutputTensorAddr")
+
+
+@aclnn_api("aclSetDynamicTensorAddr")
+def aclSetDynamicTensorAddr(
+    executor: object, irIndex: int, relativeIndex: int, tensors: aclTensorList | None, addr: Address
+) -> int:
+    """Unlike the Input/Output variants it does not check for a null element (the real one crashes)."""
+    _set_member(tensors, relativeIndex, addr, "aclSetDynamicTensorAddr", check_null=False)
+    return _rebind(executor, "aclSetDynamicTensorAddr")
+
+
+# The reserved capitalised aliases "have the same function" (reserved_apis.md).
+AclSetInputTensorAddr = aclnn_api("AclSetInputTensorAddr")(aclSetInputTensorAddr.__wrapped__)
+AclSetOutputTensorAddr = aclnn_api("AclSetOutputTensorAddr")(aclSetOutputTensorAddr.__wrapped__)
+AclSetTensorAddr = aclnn_api("AclSetTensorAddr")(aclSetTensorAddr.__wrapped__)
+AclSetDynamicInputTensorAddr = aclnn_api("AclSetDynamicInputTensorAddr")(aclSetDynamicInputTensorAddr.__wrapped__)
+AclSetDynamicOutputTensorAddr = aclnn_api("AclSetDynamicOutputTensorAddr")(aclSetDynamicOutputTensorAddr.__wrapped__)
+AclSetDynamicTensorAddr = aclnn_api("AclSetDynamicTensorAddr")(aclSetDynamicTensorAddr.__wrapped__)
+
+
+# -- dump ---------------------------------------------------------------------------------------
+@aclnn_api("aclDumpOpTensors")
+def aclDumpOpTensors(
+    opType: str | None,
+    opName: str | None,
+    tensors: list[aclTensor] | None,
+    inputTensorNum: int,
+    outputTensorNum: int,
+    stream: Address,
+) -> int:
+    """aclnnStatus aclDumpOpTensors(const char* opType, const char* opName, aclTensor** tensors,
+    size_t inputTensorNum, size_t outputTensorNum, aclrtStream stream)
+
+    Writes nothing unless aclInit's config has a ``dump`` section with a ``dump_path``; then each
+    tensor's storage bytes land in ``<dump_path>/<opType>.<opName>.<input|output>.<i>.npy`` once the
+    stream's earlier work has run (the emulator's stand-in for the Adump service's files).
+    """
+    for value, name in ((opType, "opType"), (opName, "opName"), (tensors, "tensors"), (stream or None, "stream")):
+        if value is None:
+            raise AclnnParamNullptr(f"aclDumpOpTensors: {name} is null", msg_id=None)
+    proc = process.current()
+    config = proc.acl.config
+    dump = (config.model_extra or {}).get("dump") if config is not None else None
+    if not isinstance(dump, dict) or not dump.get("dump_path"):
+        return OK
+    device, sid = proc.runtime.resolve_stream(address(stream), submit=False)
+    device.synchronize_stream(sid)
+    directory = Path(str(dump["dump_path"]))
+    directory.mkdir(parents=True, exist_ok=True)
+    assert tensors is not None
+    for i, tensor in enumerate(tensors[: inputTensorNum + outputTensorNum]):
+        role, index = ("input", i) if i < inputTensorNum else ("output", i - inputTensorNum)
+        _dump_one(device, live(tensor, "aclDumpOpTensors"), directory / f"{opType}.{opName}.{role}.{index}.npy")  # type: ignore[arg-type]
+    return OK
+
+
+def _dump_one(device: object, tensor: aclTensor, path: Path) -> None:
+    nbytes = calc_shape_bytes(numel(tensor.storage_shape), tensor.dtype)
+    raw = np.empty(nbytes, dtype=np.uint8)
+    device.copy(raw.ctypes.data, tensor.data_addr, nbytes, Direction.D2H, None)  # type: ignore[attr-defined]
+    np_dtype = numpy_dtype(tensor.dtype)
+    data = raw.view(np_dtype).reshape(tensor.storage_shape) if np_dtype is not None else raw
+    np.save(path, data)
+    log.info("aclnn.dump_tensor", path=str(path), nbytes=nbytes)

@@ -1,0 +1,62 @@
+"""The op-package loader (opbase's ``LoadAllOppPackage`` / ``OpKernelLib`` / binary-config reading).
+
+Emulates how opbase finds and reads op packages on disk (spec/kernels-and-packages.md §2–§7):
+the SoC sub-directory, custom → vendor → built-in priority, the merged ops-info JSON, the
+binary-config search and the kernel JSON of each bin. Module map:
+
+- ``socdir``: SoC name → package sub-directory (§2.2).
+- ``vendors``: ``vendors/config.ini`` (§3.2).
+- ``discovery``: the root and the package list (§2.1, §3.1).
+- ``jsonio``: JSON reads, RFC 7386 merge patch, refusal records.
+- ``binconfig``: binary-config models and file names (§5.2, §6).
+- ``loader``: ``LoadAllOppPackage`` and ``OppPackages`` (§4, §5.3, §7).
+
+Fidelity notes are in each module; the one project-wide difference from the real code (bad files
+are refused one by one instead of failing the load with 561108) is explained in docs/opp.md.
+"""
+
+from __future__ import annotations
+
+from emulator.engine.opp.binconfig import (
+    DTYPE_STRINGS,
+    FORMAT_STRINGS,
+    BinaryConfig,
+    BinAttr,
+    BinEntry,
+    BinInfo,
+    BinTensor,
+    candidate_config_names,
+    config_json_name,
+    config_json_name_old,
+    read_binary_config,
+)
+from emulator.engine.opp.discovery import PackageRecord, shipped_opp_path
+from emulator.engine.opp.jsonio import JsonRefused, Refusal, merge_patch, read_json_object
+from emulator.engine.opp.loader import BinaryConfigHit, LoadAllOppPackage, OppPackages
+from emulator.engine.opp.socdir import soc_directory
+from emulator.engine.opp.vendors import parse_vendors_config
+
+__all__ = [
+    "DTYPE_STRINGS",
+    "FORMAT_STRINGS",
+    "BinAttr",
+    "BinEntry",
+    "BinInfo",
+    "BinTensor",
+    "BinaryConfig",
+    "BinaryConfigHit",
+    "JsonRefused",
+    "LoadAllOppPackage",
+    "OppPackages",
+    "PackageRecord",
+    "Refusal",
+    "candidate_config_names",
+    "config_json_name",
+    "config_json_name_old",
+    "merge_patch",
+    "parse_vendors_config",
+    "read_binary_config",
+    "read_json_object",
+    "shipped_opp_path",
+    "soc_directory",
+]

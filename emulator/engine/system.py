@@ -1,0 +1,95 @@
+"""opbase's process state outside the op engine proper: the system config and the init bookkeeping.
+
+``InitSystemConfig`` is the decision table of spec/lifecycle.md section 3.2: every row returns
+0 and only decides the debug-kernel flag. ``AclnnState`` holds that flag, the loaded op packages
+(loaded once per process) and the steps ``aclnnFinalize`` runs; the op engine adds its own steps
+(releasing AI CPU task spaces and tiling-parse contexts) when it is built.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import structlog
+from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
+
+from emulator.config import Settings
+
+if TYPE_CHECKING:
+    from emulator.engine.opp import OppPackages
+
+log = structlog.get_logger(logger_name="emulator.engine")
+
+
+class OpDebugConfig(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    enable_debug_kernel: StrictStr  # `true` or `1` is a type error, which the real parser treats as a parse failure
+
+
+class AclnnConfigFile(BaseModel):
+    """The part of aclnnInit's JSON that opbase reads; everything else (dump …) is aclInit's."""
+
+    model_config = ConfigDict(extra="ignore")
+    op_debug_config: OpDebugConfig
+
+
+def init_system_config(config_path: str | None, npu_collect_path: str | None) -> tuple[bool, str]:
+    """InitSystemConfig: (debug flag, which row of the decision table decided it)."""
+    if npu_collect_path:
+        return True, "NPU_COLLECT_PATH is set"
+    if not config_path:
+        return False, "no config path"
+    path = Path(config_path)
+    try:
+        path.resolve(strict=True)
+    except OSError:
+        return False, "config path does not resolve"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False, "json parse failed"
+    if not isinstance(data, dict) or "op_debug_config" not in data:
+        return False, "no op_debug_config"
+    section = data["op_debug_config"]
+    if not isinstance(section, dict) or "enable_debug_kernel" not in section:
+        return False, "no enable_debug_kernel"
+    try:
+        config = AclnnConfigFile.model_validate(data)
+    except ValidationError:
+        return False, "enable_debug_kernel is not a string"
+    enabled = config.op_debug_config.enable_debug_kernel == "on"
+    return enabled, f'enable_debug_kernel is "{config.op_debug_config.enable_debug_kernel}"'
+
+
+@dataclass
+class AclnnState:
+    """aclnnInit / aclnnFinalize bookkeeping and what they act on."""
+
+    settings: Settings
+    debug_kernel: bool = False
+    packages: OppPackages | None = None
+    init_calls: int = 0
+    finalize_calls: int = 0
+    finalize_steps: list[Callable[[], None]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # The static initial value: on iff NPU_COLLECT_PATH is set at all, even to "" (lifecycle.md 3.2).
+        self.debug_kernel = self.settings.npu_collect_path is not None
+
+    def load_packages(self, soc_version: str) -> OppPackages:
+        """LoadAllOppPackage, once per process: later calls return what the first one loaded."""
+        if self.packages is None:
+            from emulator.engine.opp import LoadAllOppPackage
+
+            self.packages = LoadAllOppPackage(self.settings, soc_version)
+        return self.packages
+
+    def finalize(self) -> None:
+        """aclnnFinalize's steps; harmless when repeated (the second time there is nothing left)."""
+        for step in self.finalize_steps:
+            step()
+        self.finalize_calls += 1
