@@ -31,6 +31,8 @@ Check = Callable[[object], bool]
 
 
 def is_int(value: object) -> bool:
+    if type(value) is int:
+        return True
     try:
         operator.index(value)  # type: ignore[arg-type]
     except TypeError:
@@ -39,9 +41,10 @@ def is_int(value: object) -> bool:
 
 
 def is_int_seq(value: object) -> bool:
-    if isinstance(value, np.ndarray):
-        return value.ndim == 1 and value.dtype.kind in "iu"
-    return isinstance(value, list | tuple) and all(is_int(v) for v in value)
+    """A C int64 array: a list, tuple or 1-D integer ndarray (elements are converted, and so checked, on use)."""
+    if type(value) is list or type(value) is tuple:
+        return True
+    return isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu"
 
 
 CHECKS: dict[str, Check] = {
@@ -88,16 +91,22 @@ def c_api(
     def decorate(fn: F) -> F:
         params = list(inspect.signature(fn).parameters.values())
         required = sum(1 for p in params if p.default is inspect.Parameter.empty)
-        arg_checks = [(p.name, str(p.annotation), checks.get(str(p.annotation))) for p in params]
+        arg_checks = [
+            (i, p.name, str(p.annotation), check)
+            for i, p in enumerate(params)
+            if (check := checks.get(str(p.annotation))) is not None
+        ]
         message = parse_failed or f"{c_name} args parse failed"
+        most = len(params)
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if kwargs or not required <= len(args) <= len(params):
+            count = len(args)
+            if kwargs or count < required or count > most:
                 raise TypeError(message)
-            for value, (name, annotation, check) in zip(args, arg_checks, strict=False):
-                if check is not None and not check(value):
-                    raise TypeError(f"{message}: {name} must be {annotation}, not {type(value).__name__}")
+            for i, name, annotation, check in arg_checks:
+                if i < count and not check(args[i]):
+                    raise TypeError(f"{message}: {name} must be {annotation}, not {type(args[i]).__name__}")
             try:
                 return fn(*args)
             except StatusError as exc:

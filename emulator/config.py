@@ -190,15 +190,19 @@ def plog_renderer(settings: Settings) -> structlog.types.Processor:
     return render
 
 
-def configure_logging(settings: Settings, *, stream: TextIO | None = None, force: bool = False) -> None:
+def configure_logging(
+    settings: Settings, *, stream: TextIO | None = None, force: bool = False, all_levels: bool = False
+) -> None:
     """Set up structlog from the ASCEND log variables, unless the application already did.
 
     Called when an emulated process starts, which is where the real libraries read these
     variables; an application (or a test) that configured structlog itself keeps its setup.
+    ``all_levels`` lets every event reach the processors (so ``structlog.testing.capture_logs``
+    sees warnings and debug events) while the plog output still honours the levels.
     """
     if structlog.is_configured() and not force:
         return
-    lowest = min([settings.log_level, *settings.module_log_levels.values()])
+    lowest = 0 if all_levels else min([settings.log_level, *settings.module_log_levels.values()])
     sink: Any = stream or (sys.stdout if settings.log_to_stdout else _LazyFile(settings.log_dir))
     structlog.configure(
         processors=[structlog.contextvars.merge_contextvars, plog_renderer(settings)],

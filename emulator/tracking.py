@@ -59,19 +59,21 @@ class Site:
         return f"Site({self})"
 
 
-def _is_library(code: CodeType, cache: dict[CodeType, bool] = {}) -> bool:  # noqa: B006 - a memo of immutable facts
-    known = cache.get(code)
-    if known is None:
-        known = cache[code] = code.co_filename.startswith(LIBRARY_DIRS)
-    return known
-
-
-def capture_site(skip: int = 1) -> Site:
+def capture_site(skip: int = 1, _library: dict[CodeType, bool] = {}) -> Site:  # noqa: B006 - a memo of code facts
+    """The caller's site: skip the library's frames, keep the next STACK_DEPTH (code, line) pairs."""
     frame: FrameType | None = sys._getframe(skip)
-    while frame is not None and _is_library(frame.f_code):
+    while frame is not None:
+        code = frame.f_code
+        inside = _library.get(code)
+        if inside is None:
+            inside = _library[code] = code.co_filename.startswith(LIBRARY_DIRS)
+        if not inside:
+            break
         frame = frame.f_back
     raw: list[tuple[CodeType, int]] = []
-    while frame is not None and len(raw) < STACK_DEPTH:
+    for _ in range(STACK_DEPTH):
+        if frame is None:
+            break
         raw.append((frame.f_code, frame.f_lineno))
         frame = frame.f_back
     return Site(tuple(raw))

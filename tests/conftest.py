@@ -13,7 +13,7 @@ from emulator.config import Settings, configure_logging
 @pytest.fixture(scope="session", autouse=True)
 def _logging(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Configure structlog once so library log lines never land in $HOME."""
-    configure_logging(Settings(log_dir=tmp_path_factory.mktemp("plog")), force=True)
+    configure_logging(Settings(log_dir=tmp_path_factory.mktemp("plog")), force=True, all_levels=True)
 
 
 @pytest.fixture(autouse=True)

@@ -77,7 +77,5 @@ globals().update(AclnnStatus.__members__)
 OK = AclnnStatus.ACLNN_SUCCESS
 
 FUNCTIONS = [
-    name
-    for name, value in dict(globals()).items()
-    if callable(value) and getattr(value, "c_name", None) == name
+    name for name, value in dict(globals()).items() if callable(value) and getattr(value, "c_name", None) == name
 ]

@@ -12,15 +12,12 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import structlog
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
 from emulator.config import Settings
-
-if TYPE_CHECKING:
-    from emulator.engine.opp import OppPackages
+from emulator.engine.opp import LoadAllOppPackage, OppPackages
 
 log = structlog.get_logger(logger_name="emulator.engine")
 
@@ -83,8 +80,6 @@ class AclnnState:
     def load_packages(self, soc_version: str) -> OppPackages:
         """LoadAllOppPackage, once per process: later calls return what the first one loaded."""
         if self.packages is None:
-            from emulator.engine.opp import LoadAllOppPackage
-
             self.packages = LoadAllOppPackage(self.settings, soc_version)
         return self.packages
 
