@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from emulator.config import Settings, configure_logging
-from emulator.demo import run_runtime_demo
+from emulator.demo import run_demo
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -17,7 +17,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     configure_logging(Settings.from_env())
     if args.command == "demo":
-        steps = run_runtime_demo(sys.stdout)
+        steps = run_demo(sys.stdout)
         return 0 if all(s.status == 0 for s in steps) else 1
     return 2
 

@@ -15,11 +15,16 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from emulator import acl, process
+from emulator import acl, aclnn, process
 from emulator.acl import constants as c
 from emulator.process import EmulatedProcess
 from emulator.status import describe
 from emulator.tracking import Resource
+
+
+def _status_of(handle: object) -> tuple[object, int]:
+    """A creator returns a handle or nullptr; as a step it succeeds when the handle is not None."""
+    return handle, (0 if handle is not None else 561000)
 
 
 def human(nbytes: int) -> str:
@@ -40,6 +45,8 @@ def describe_resource(res: Resource) -> str:
             parts.append(f"(charged {human(int(res.detail['charged']))}: rounded, padded, whole pages)")
     elif res.kind == "device":
         parts.append(f"{res.key} ({res.tag})")
+    elif res.kind == "tensor":
+        parts.append(f"at {res.key:#x} (descriptor only: no device memory of its own)")
     else:
         parts.append(f"{res.key:#x}")
     return " ".join(parts)
@@ -88,21 +95,26 @@ class StepRecorder:
             f"- {describe_resource(r)}" for r in step.removed
         ]
         print(f"{step.number:>2}. {step.title}", file=self.out)
-        print(f"      {step.call}  ->  {describe(step.status)}", file=self.out)
+        print(f"      {step.call}  ->  {describe(step.status, aclnn=step.call.startswith('aclnn.'))}", file=self.out)
         for change in changes:
             print(f"      {change}", file=self.out)
         print(f"      device memory in use: {human(step.device_used)}", file=self.out)
 
 
-def run_runtime_demo(out: TextIO) -> list[Step]:
-    """init -> set device -> stream -> malloc -> copy in -> copy out -> free -> teardown -> finalize."""
+def run_demo(out: TextIO) -> list[Step]:
+    """init -> set device -> stream -> aclnnInit -> malloc -> tensor -> copies -> destroy -> free -> finalize."""
     with process.fresh() as proc:
         soc = proc.runtime.soc
-        print(f"opbase-emu demo: the runtime lifecycle on a simulated {soc.soc_version} (device 0)\n", file=out)
+        print(f"opbase-emu demo: the lifecycle on a simulated {soc.soc_version} (device 0)\n", file=out)
         step = StepRecorder(proc, out)
         step("Initialise the ACL runtime", "acl.init()", acl.init)
         step("Open device 0 (primary context, default stream)", "acl.rt.set_device(0)", lambda: acl.rt.set_device(0))
         stream, _ = step("Create a stream", "acl.rt.create_stream()", acl.rt.create_stream)
+        step("Initialise aclnn (loads the op packages)", "aclnn.aclnnInit(None)", lambda: aclnn.aclnnInit(None))
+        packages = proc.aclnn.packages
+        if packages is not None:
+            names = ", ".join(f"{p.family}:{p.name}" for p in packages.packages)
+            print(f"      op packages ({packages.socdir}): {names}; {len(packages.ops_info)} ops described", file=out)
 
         host = np.arange(1024, dtype=np.float32)
         nbytes = host.nbytes
@@ -111,6 +123,13 @@ def run_runtime_demo(out: TextIO) -> list[Step]:
             f"acl.rt.malloc({nbytes}, ACL_MEM_MALLOC_HUGE_FIRST)",
             lambda: acl.rt.malloc(nbytes, c.ACL_MEM_MALLOC_HUGE_FIRST),
         )
+        tensor = step(
+            "Describe the device memory as a 1024-element fp32 tensor",
+            "aclnn.aclCreateTensor([1024], 1, ACL_FLOAT, None, 0, ACL_FORMAT_ND, [1024], 1, dev)",
+            lambda: _status_of(
+                aclnn.aclCreateTensor([1024], 1, aclnn.ACL_FLOAT, None, 0, aclnn.ACL_FORMAT_ND, [1024], 1, dev)
+            ),
+        )[0]
         pinned, _ = step(
             "Allocate pinned host memory for the result",
             f"acl.rt.malloc_host({nbytes})",
@@ -130,10 +149,16 @@ def run_runtime_demo(out: TextIO) -> list[Step]:
         result = np.ctypeslib.as_array((ctypes.c_float * host.size).from_address(pinned)).copy()
         match = "matches" if np.array_equal(result, host) else "DOES NOT match"
         print(f"    -> the {host.size} floats read back {match} the input\n", file=out)
+        step(
+            "Destroy the tensor (the memory stays)",
+            "aclnn.aclDestroyTensor(tensor)",
+            lambda: aclnn.aclDestroyTensor(tensor),
+        )
         step("Free the device memory", "acl.rt.free(dev)", lambda: acl.rt.free(dev))
         step("Free the pinned host memory", "acl.rt.free_host(pinned)", lambda: acl.rt.free_host(pinned))
         step("Destroy the stream", "acl.rt.destroy_stream(stream)", lambda: acl.rt.destroy_stream(stream))
         step("Close device 0", "acl.rt.reset_device(0)", lambda: acl.rt.reset_device(0))
+        step("Finalise aclnn", "aclnn.aclnnFinalize()", aclnn.aclnnFinalize)
         step("Finalise the ACL runtime", "acl.finalize()", acl.finalize)
 
         live = proc.registry.live()
