@@ -11,7 +11,7 @@ real process addresses (pinned memory from ``malloc_host`` or any numpy buffer).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, Flag, IntEnum, auto
 from typing import NamedTuple, NewType, Protocol
@@ -107,12 +107,22 @@ class BufferArg:
 
 @dataclass(frozen=True, slots=True)
 class BlockContext:
-    """What one SPMD block of a kernel receives besides its buffers: its index and the tiling bytes."""
+    """What one SPMD block of a kernel receives besides its buffers: its index and the tiling bytes.
+
+    ``attrs`` carries what a compiled binary has baked in (dtypes, the op's attributes);
+    ``printf`` is the kernel's debug print, which reaches the log only in debug-kernel mode.
+    """
 
     block_idx: int
     block_dim: int
     tiling: bytes
     ub_size: int
+    attrs: Mapping[str, object] = field(default_factory=dict)
+    sink: Callable[[str], None] | None = None
+
+    def printf(self, text: str) -> None:
+        if self.sink is not None:
+            self.sink(f"[block {self.block_idx}/{self.block_dim}] {text}")
 
 
 KernelFunc = Callable[..., None]  # (BlockContext, *np.ndarray views) -> None
@@ -131,6 +141,10 @@ class KernelLaunch:
     engine: Engine = Engine.AICORE
     duration_us: float | None = None  # cost-model override; None derives it from the bytes touched
     attrs: dict[str, object] = field(default_factory=dict)
+    printf: Callable[[str], None] | None = None  # where kernel prints go (None: dropped, as without debug)
+    check: Callable[[list[object]], None] | None = None  # run after the blocks (debug-kernel output checks)
+    bounds_checked: bool = False  # debug kernels: a slice past the end of a buffer is an exception
+    inline_args: tuple[tuple[int, bytes], ...] = ()  # (position, bytes): host data carried in the argument block
 
 
 @dataclass(frozen=True, slots=True)

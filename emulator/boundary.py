@@ -51,6 +51,7 @@ CHECKS: dict[str, Check] = {
     "int": is_int,
     "str": lambda v: isinstance(v, str),
     "str | None": lambda v: v is None or isinstance(v, str),
+    "bool": lambda v: isinstance(v, bool | int | np.bool_),
 }
 
 

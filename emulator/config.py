@@ -77,6 +77,7 @@ class Settings(BaseModel):
     visible_devices: tuple[int, ...] | None = None
     eager: bool = False
     strict: bool = False  # undefined uses raise instead of being reported
+    block_workers: int = 1  # host threads that run the SPMD blocks of one large kernel
     # op packages (spec/kernels-and-packages.md section 2): None = the package shipped in kernels/opp
     opp_path: Path | None = None
     custom_opp_paths: tuple[str, ...] = ()
@@ -84,6 +85,7 @@ class Settings(BaseModel):
     # aclnn (spec/lifecycle.md section 12)
     npu_collect_path: str | None = None
     cache_limit: int = 10000
+    disable_l2_cache: bool = False
     aicpu_cache_limit: int = 32768
 
     @classmethod
@@ -108,11 +110,13 @@ class Settings(BaseModel):
             visible_devices=_visible_devices(env.get("ASCEND_RT_VISIBLE_DEVICES"), count),
             eager=env.get("OPBASE_EMU_EAGER", "0") == "1",
             strict=env.get("OPBASE_EMU_STRICT", "0") == "1",
+            block_workers=_int_or(env.get("OPBASE_EMU_BLOCK_THREADS"), os.cpu_count() or 1, 1, 256),
             opp_path=Path(env["ASCEND_OPP_PATH"]) if env.get("ASCEND_OPP_PATH") else None,
             custom_opp_paths=tuple(p for p in env.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if p),
             home_path=Path(env["ASCEND_HOME_PATH"]) if env.get("ASCEND_HOME_PATH") else None,
             npu_collect_path=env.get("NPU_COLLECT_PATH"),
-            cache_limit=_int_or(env.get("ACLNN_CACHE_LIMIT"), 10000, 1, 1 << 31),
+            cache_limit=_int_or(env.get("ACLNN_CACHE_LIMIT"), 10000, 1, 1 << 63),
+            disable_l2_cache="DISABLE_L2_CACHE" in env,
             aicpu_cache_limit=_int_or(env.get("ACLNN_AICPU_CACHE_LIMIT"), 32768, 1, 1 << 31),
         )
 

@@ -49,7 +49,7 @@ class EmulatedProcess:
         self.lock = threading.RLock()
         self.strict = self.settings.strict
         self.diagnostics: list[Diagnostic] = []
-        self.aclnn = AclnnState(self.settings)
+        self.aclnn = AclnnState(self.settings, registry=self.registry, soc_version=self.runtime.soc.soc_version)
         # what a successful aclFinalize runs first: aclnnFinalize's steps (spec lifecycle.md 5.6)
         self.finalize_hooks: list[Callable[[], None]] = [self.aclnn.finalize]
 

@@ -1,5 +1,17 @@
 """The op library: one module per op (L2 API, tiling, tiling-data struct, SPMD kernel).
 
-Ops are imported here by name, so this file is the list of ops that exist. None yet: the op
-engine (KernelMgr, executors, SPMD launch) comes first.
+Ops are imported here by name, so this file is the list of ops that exist. ``OPS`` are the AI Core
+ops whose binaries the shipped package describes (``python -m kernels.build_opp`` writes them);
+``L2_APIS`` are the C-named entry points the aclnn face exports.
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from emulator.engine.tiling import OpImpl
+from emulator.opdev import FRAMEWORK_OPS
+from kernels.math import add, cast, search_sorted
+
+OPS: tuple[OpImpl, ...] = (*FRAMEWORK_OPS, *add.OPS, cast.CAST, *search_sorted.OPS)
+L2_APIS: dict[str, Callable[..., object]] = {**add.L2_APIS, **search_sorted.L2_APIS}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import structlog
@@ -38,6 +39,7 @@ from device.interface import (
     StreamId,
 )
 from device.simulated import cost
+from device.simulated.bounds import checked
 from device.simulated.heap import DEVICE_BASE, DEVICE_SPAN, Heap
 from device.simulated.host import PinnedHost, host_view
 from device.simulated.streams import Scheduler
@@ -46,13 +48,16 @@ from device.soc import SocProfile, load_soc
 log = structlog.get_logger(logger_name="device.simulated")
 
 MAX_DEVICES = 64
+PARALLEL_MIN_BYTES = 4 * 1024 * 1024  # below this, handing blocks to threads costs more than it saves
 NULL_PAGE = 0x10000
 
 
 class SimulatedNpu:
     """The in-process device model behind the Device protocol."""
 
-    def __init__(self, device_id: int = 0, soc: SocProfile | None = None, *, eager: bool = False) -> None:
+    def __init__(
+        self, device_id: int = 0, soc: SocProfile | None = None, *, eager: bool = False, block_workers: int = 1
+    ) -> None:
         self.device_id = device_id
         self.soc = soc if soc is not None else load_soc()
         self.heap = Heap(
@@ -68,6 +73,8 @@ class SimulatedNpu:
         self.races: list[RaceReport] = []
         self.race_listeners: list[Callable[[RaceReport], None]] = []
         self.lock = threading.RLock()
+        self.block_workers = block_workers
+        self._pool: ThreadPoolExecutor | None = None
         self._log = log.bind(device=device_id)
 
     @property
@@ -282,10 +289,37 @@ class SimulatedNpu:
                 ub_size=self.soc.ub_size,
             )
         views = [self.heap.view(arg.addr, arg.nbytes, f"kernel {kernel.name}") for arg in kernel.args]
-        for block_idx in range(kernel.block_dim):
-            kernel.func(BlockContext(block_idx, kernel.block_dim, kernel.tiling, self.soc.ub_size), *views)
+        for position, data in kernel.inline_args:  # host data the launch carried in its argument block
+            views.insert(position, np.frombuffer(data, dtype=np.uint8))
+        if kernel.bounds_checked:
+            views = [checked(view, kernel.name) for view in views]
+        contexts = [
+            BlockContext(block, kernel.block_dim, kernel.tiling, self.soc.ub_size, kernel.attrs, kernel.printf)
+            for block in range(kernel.block_dim)
+        ]
+        pool = self._block_pool(kernel)
+        if pool is None:
+            for ctx in contexts:
+                kernel.func(ctx, *views)
+        else:  # numpy releases the GIL, so blocks of a large kernel overlap on the host's cores
+            for future in [pool.submit(kernel.func, ctx, *views) for ctx in contexts]:
+                future.result()
+        if kernel.check is not None:
+            kernel.check(views)
+
+    def _block_pool(self, kernel: KernelLaunch) -> ThreadPoolExecutor | None:
+        if self.block_workers < 2 or kernel.block_dim < 2:
+            return None
+        if sum(arg.nbytes for arg in kernel.args) < PARALLEL_MIN_BYTES:
+            return None
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.block_workers, thread_name_prefix=f"npu{self.device_id}-block")
+        return self._pool
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         with self.lock:
             for sid in self.scheduler.streams():
                 self.scheduler.destroy_stream(sid, force=True)

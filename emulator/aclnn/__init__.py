@@ -9,6 +9,7 @@ face when the op library provides them.
 
 from __future__ import annotations
 
+import kernels
 from emulator.aclnn.acl_meta import (
     aclCreateBoolArray,
     aclCreateFloatArray,
@@ -69,6 +70,10 @@ from emulator.meta.objects import (
     aclTensorList,
 )
 from emulator.status import AclnnStatus
+
+# The op entry points (aclnnAddGetWorkspaceSize, aclnnAdd …): the face is the top floor, so it may
+# import the op library; the ops never import the face.
+globals().update(kernels.L2_APIS)
 
 # The C constants, with their real values: ACL_FLOAT, ACL_FORMAT_ND, ACLNN_SUCCESS, ACLNN_ERR_PARAM_NULLPTR …
 globals().update({m.name: m for m in aclDataType})

@@ -17,7 +17,7 @@ import numpy as np
 import structlog
 
 from emulator import process
-from emulator.aclnn._api import (
+from emulator.cface import (
     Address,
     Bools,
     Dims,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import structlog
 
 from emulator import process
-from emulator.aclnn._api import aclnn_api
+from emulator.cface import aclnn_api
 from emulator.engine.system import init_system_config
 from emulator.status import AclnnStatus
 

@@ -16,7 +16,7 @@ import structlog
 
 from device.interface import Direction
 from emulator import process
-from emulator.aclnn._api import Address, aclnn_api, address, live
+from emulator.cface import Address, aclnn_api, address, live
 from emulator.diagnostics import report_undefined
 from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, AclnnParamNullptr
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype

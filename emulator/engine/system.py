@@ -17,7 +17,11 @@ import structlog
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
 from emulator.config import Settings
+from emulator.engine.aicpu import AicpuTaskSpaces
+from emulator.engine.kernel_mgr import KernelMgr
+from emulator.engine.op_cache import OpCache
 from emulator.engine.opp import LoadAllOppPackage, OppPackages
+from emulator.tracking import Registry
 
 log = structlog.get_logger(logger_name="emulator.engine")
 
@@ -71,11 +75,21 @@ class AclnnState:
     packages: OppPackages | None = None
     init_calls: int = 0
     finalize_calls: int = 0
+    registry: Registry | None = None
+    soc_version: str = ""
     finalize_steps: list[Callable[[], None]] = field(default_factory=list)
+    kernel_mgr: KernelMgr = field(init=False)
+    aicpu: AicpuTaskSpaces = field(init=False)
+    op_cache: OpCache = field(init=False)
 
     def __post_init__(self) -> None:
         # The static initial value: on iff NPU_COLLECT_PATH is set at all, even to "" (lifecycle.md 3.2).
         self.debug_kernel = self.settings.npu_collect_path is not None
+        self.kernel_mgr = KernelMgr(lambda: self.load_packages(self.soc_version))
+        self.aicpu = AicpuTaskSpaces(self.settings.aicpu_cache_limit, self.registry or Registry())
+        self.op_cache = OpCache(self.settings.cache_limit, disabled=self.settings.disable_l2_cache)
+        # aclnnFinalize: aclnnAicpuFinalize, then KernelMgr.ReleaseTilingParse (lifecycle.md 5.1)
+        self.finalize_steps = [self.aicpu.finalize, self.kernel_mgr.release_tiling_parse]
 
     def load_packages(self, soc_version: str) -> OppPackages:
         """LoadAllOppPackage, once per process: later calls return what the first one loaded."""

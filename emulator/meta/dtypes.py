@@ -192,3 +192,55 @@ def dtype_name(dtype: int) -> str:
         return DataType(dtype).name
     except ValueError:
         return f"DT_UNKNOWN({dtype})"
+
+
+# PromoteType table (spec/dtypes-formats-platform.md 1.5): row a, column b; 28 = DT_UNDEFINED.
+# Rows/columns 34..41 are DT_FLOAT (zero-initialised cells); every unlisted cell in 0..33 is DT_UNDEFINED.
+_PROMOTE_COLUMNS = (0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 16, 17, 27, 33)
+_PROMOTE_ROWS: dict[int, tuple[int, ...]] = {
+    0: (0, 0, 0, 0, 0, 0, 28, 28, 0, 28, 11, 0, 16, 17, 0, 16),
+    1: (0, 1, 1, 1, 1, 1, 28, 28, 1, 28, 11, 1, 16, 17, 0, 33),
+    2: (0, 1, 2, 3, 6, 6, 28, 28, 9, 28, 11, 2, 16, 17, 27, 33),
+    3: (0, 1, 3, 3, 3, 3, 28, 28, 9, 28, 11, 3, 16, 17, 27, 33),
+    4: (0, 1, 6, 3, 4, 6, 28, 28, 9, 28, 11, 4, 16, 17, 27, 33),
+    6: (0, 1, 6, 3, 6, 6, 28, 28, 9, 28, 11, 6, 16, 17, 27, 33),
+    7: (28, 28, 28, 28, 28, 28, 7, 28, 28, 28, 28, 28, 16, 17, 28, 28),
+    8: (28, 28, 28, 28, 28, 28, 28, 8, 28, 28, 28, 28, 16, 17, 28, 28),
+    9: (0, 1, 9, 9, 9, 9, 28, 28, 9, 28, 11, 9, 16, 17, 27, 33),
+    10: (28, 28, 28, 28, 28, 28, 28, 28, 28, 10, 28, 28, 17, 17, 28, 28),
+    11: (11, 11, 11, 11, 11, 11, 28, 28, 11, 28, 11, 11, 17, 17, 11, 17),
+    12: (0, 1, 2, 3, 4, 6, 28, 28, 9, 28, 11, 12, 16, 17, 27, 33),
+    16: (16, 16, 16, 16, 16, 16, 28, 28, 16, 28, 17, 16, 16, 17, 16, 16),
+    17: (17, 17, 17, 17, 17, 17, 28, 28, 17, 28, 17, 17, 17, 17, 17, 17),
+    27: (0, 0, 27, 27, 27, 27, 28, 28, 27, 28, 11, 27, 16, 17, 27, 16),
+    33: (16, 33, 33, 33, 33, 33, 28, 28, 33, 28, 17, 33, 16, 17, 16, 33),
+}
+_LOW_PRECISION_FLOATS = range(34, 42)  # HIFLOAT8 … FLOAT4_E1M2
+
+
+def promote_type(a: int, b: int) -> int:
+    """PromoteType(a, b), including the asymmetric cells and the DT_FLOAT fill for 34..41."""
+    if a < 0 or b < 0 or a >= DataType.DT_MAX or b >= DataType.DT_MAX:
+        return int(DataType.DT_UNDEFINED)
+    if a == b:
+        return a
+    if a in _LOW_PRECISION_FLOATS or b in _LOW_PRECISION_FLOATS:
+        return int(DataType.DT_FLOAT)
+    row = _PROMOTE_ROWS.get(a)
+    if row is None or b not in _PROMOTE_COLUMNS:
+        return int(DataType.DT_UNDEFINED)
+    return row[_PROMOTE_COLUMNS.index(b)]
+
+
+COMPLEX_TYPES = frozenset({DataType.DT_COMPLEX32, DataType.DT_COMPLEX64, DataType.DT_COMPLEX128})
+FLOATING_TYPES = frozenset({0, 1, 11, 27, *range(34, 42)})
+INTEGRAL_TYPES = frozenset({2, 3, 4, 6, 7, 8, 9, 10})
+
+
+def can_cast(src: int, dst: int) -> bool:
+    """CanCast: false for complex -> non-complex, floating -> integral, and anything but bool -> bool."""
+    if src in COMPLEX_TYPES and dst not in COMPLEX_TYPES:
+        return False
+    if src in FLOATING_TYPES and dst in INTEGRAL_TYPES:
+        return False
+    return not (dst == DataType.DT_BOOL and src != DataType.DT_BOOL)

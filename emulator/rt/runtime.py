@@ -87,7 +87,13 @@ class Runtime:
         if slot is None:
             visible = self.settings.visible_devices
             physical = visible[device_id] if visible is not None else device_id
-            device = open_device(self.settings.backend, physical, self.soc, eager=self.settings.eager)
+            device = open_device(
+                self.settings.backend,
+                physical,
+                self.soc,
+                eager=self.settings.eager,
+                block_workers=self.settings.block_workers,
+            )
             primary = Context(self._new_handle(), device_id, primary=True)
             self._contexts[primary.handle] = primary
             slot = self._slots[device_id] = DeviceSlot(device, primary)

@@ -1,4 +1,4 @@
-"""The aclnn face's plumbing: decorators over ``boundary.c_api`` and the handle checks.
+"""Plumbing of the aclnn C face, below both the face and the L2 ops: decorators and handle checks.
 
 Type checks come from the parameter annotations (the aliases below), so a str where a dims list
 goes raises TypeError, as a C compiler would refuse it. ``live()`` is where a dead handle is

@@ -1,0 +1,301 @@
+"""Launchers: what phase 1 records and phase 2 enqueues, one per kernel or copy.
+
+``AiCoreLauncher`` keeps the binary chosen in phase 1 and, when the binary has a workspace, the
+tiling result computed then (phase 2 reuses it); otherwise tiling runs at launch. The launch is an
+SPMD ``KernelLaunch`` on the device: the op's Python kernel runs once per block over views of its
+buffers, with the tiling data as the bytes of its ctypes struct. In debug-kernel mode the kernel's
+prints go to the log, its buffer views are bounds-checked and its float outputs are checked for
+NaN / Inf after the blocks ran (the non-finite check). ``AicpuLauncher`` runs an AI CPU op's kernel
+once on the device's AI CPU; ``CopyLauncher`` is CopyToNpu / CopyNpuToNpu.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import structlog
+
+from device.errors import AicoreOverflow
+from device.interface import Access, BufferArg, Direction, Engine, KernelLaunch
+from emulator import process
+from emulator.engine.args import ArgPack, flatten
+from emulator.engine.kernel_mgr import OpKernelBin
+from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes
+from emulator.engine.tiling import OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
+from emulator.errors import AclnnError
+from emulator.meta.dtypes import numpy_dtype
+from emulator.meta.objects import aclTensor
+
+if TYPE_CHECKING:
+    from emulator.engine.aicpu import AicpuTask
+    from emulator.engine.executor import RunContext, aclOpExecutor
+
+log = structlog.get_logger(logger_name="emulator.engine.launch")
+
+
+def describe(tensor: aclTensor | None) -> TensorDesc | None:
+    if tensor is None:
+        return None
+    return TensorDesc(tensor.view_shape, tensor.storage_shape, tensor.dtype, tensor.storage_format)
+
+
+def platform_info(bin_: OpKernelBin | None, aic: int, aiv: int) -> PlatformInfo:
+    soc = process.current().runtime.soc
+    core_num = bin_.core_num(aic, aiv, soc.npu_arch) if bin_ is not None else aic
+    return PlatformInfo(soc, aic, aiv, core_num)
+
+
+def run_tiling(impl: OpImpl, bin_: OpKernelBin, pack: ArgPack, executor: aclOpExecutor) -> TilingResult:
+    platform = platform_info(bin_, executor.config.aic_num, executor.config.aiv_num)
+    holder = bin_.holder(impl, platform)
+    assert impl.tiling is not None
+    ctx = TilingContext(
+        impl.op_type,
+        tuple(describe(t) for t in flatten(pack.inputs)),
+        tuple(describe(t) for t in flatten(pack.outputs)),
+        tuple(pack.attr_values),
+        holder.compile_info if holder is not None else None,
+        platform,
+        executor.config.deterministic,
+    )
+    result = impl.tiling(ctx)
+    if result.block_dim < 1:
+        raise AclnnError(f"{impl.op_type}: tiling returned block dim {result.block_dim}", msg_id="EZ9999")
+    return result
+
+
+class Launcher:
+    name: str = "launcher"
+
+    def launch(self, ctx: RunContext) -> None:
+        raise NotImplementedError
+
+    def repeatable(self, executor: aclOpExecutor) -> bool:
+        return True
+
+    def release(self, executor: aclOpExecutor) -> None:
+        """Give back what the launcher holds when its executor is deleted."""
+
+
+def kernel_buffers(
+    ctx: RunContext, pack: ArgPack, workspace: list[aclTensor]
+) -> tuple[tuple[BufferArg, ...], tuple[tuple[int, bytes], ...]]:
+    """Device buffers in launch order (inputs, outputs, outshape, workspace) and the host inputs, whose
+    bytes travel in the argument block (``(position, bytes)``; null inputs take no position)."""
+    buffers: list[BufferArg] = []
+    inline: list[tuple[int, bytes]] = []
+    position = 0
+    for tensor in flatten(pack.inputs):
+        if tensor is None:
+            continue
+        if isinstance(tensor, ExecTensor) and tensor.on_host:
+            inline.append((position, host_array(tensor).tobytes()))
+        else:
+            buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.READ))
+        position += 1
+    writes = [t for t in flatten(pack.outputs) if t is not None] + [t for t, _ in pack.outshape]
+    for tensor in writes:
+        buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.WRITE))
+    for tensor in workspace:
+        buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.READ_WRITE))
+    return tuple(buffers), tuple(inline)
+
+
+def _kernel_attrs(impl: OpImpl, pack: ArgPack, tiling_key: int) -> dict[str, object]:
+    """What the compiled binary knows: dtypes and shapes of its (non-null) tensors, and the attributes."""
+    tensors = [t for t in flatten(pack.inputs) + flatten(pack.outputs) if t is not None]
+    return {
+        "op_type": impl.op_type,
+        "dtypes": tuple(numpy_dtype(t.dtype) for t in tensors),
+        "shapes": tuple(t.view_shape for t in tensors),
+        "attrs": tuple(pack.attr_values),
+        "attr_names": impl.attr_names,
+        "tiling_key": tiling_key,
+    }
+
+
+def _debug_hooks(name: str, pack: ArgPack, debug: bool) -> tuple[Any, Any]:
+    """The kernel-print sink and the non-finite output check of debug-kernel mode."""
+    if not debug:
+        return None, None
+    outputs = [t for t in flatten(pack.outputs) if t is not None]
+    n_inputs = sum(1 for t in flatten(pack.inputs) if t is not None)
+
+    def printf(text: str) -> None:
+        log.info("kernel.printf", kernel=name, text=text)
+
+    def check(views: list[np.ndarray]) -> None:
+        for tensor, view in zip(outputs, views[n_inputs : n_inputs + len(outputs)], strict=False):
+            np_dtype = numpy_dtype(tensor.dtype)
+            if np_dtype is None or (np_dtype.kind not in "fc" and np_dtype.name not in ("bfloat16",)):
+                continue
+            values = view[: nbytes(tensor)].view(np_dtype)
+            bad = int(np.count_nonzero(~np.isfinite(values.astype(np.float64))))
+            if bad:
+                log.error("kernel.non_finite", kernel=name, elements=bad, shape=tensor.view_shape)
+                raise AicoreOverflow(f"kernel {name}: {bad} non-finite output elements (NaN / Inf)", kernel=name)
+
+    return printf, check
+
+
+@dataclass
+class AiCoreLauncher(Launcher):
+    impl: OpImpl
+    pack: ArgPack
+    bin: OpKernelBin | None
+    tiling: TilingResult | None = None
+    workspace: list[aclTensor] = field(default_factory=list)
+    recorded: TilingResult | None = None
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self.impl.op_type
+
+    def launch(self, ctx: RunContext) -> None:
+        executor = ctx.executor
+        proc = process.current()
+        packages = proc.aclnn.kernel_mgr.packages
+        if self.bin is None:  # phase 1 found none: select again, and fail again the same way
+            kernel = proc.aclnn.kernel_mgr.op_kernel(self.impl.op_type)
+            self.bin = kernel.select(
+                flatten(self.pack.inputs), flatten(self.pack.outputs), self.pack.attr_values,
+                self.pack.impl_mode, executor.config.deterministic,
+            )  # fmt: skip
+        self.bin.json_load(packages)
+        if self.tiling is not None:
+            result = self.tiling
+        elif ctx.replay and self.recorded is not None:
+            result = self.recorded  # a cache replay launches what was recorded: no tiling
+        else:
+            result = run_tiling(self.impl, self.bin, self.pack, executor)
+        self.recorded = result
+        if executor.repeat_mode.value == "repeat":
+            self.tiling = result  # repeatable executors keep the tiling result for later runs
+        buffers, inline = kernel_buffers(ctx, self.pack, self.workspace)
+        printf, check = _debug_hooks(self.impl.op_type, self.pack, ctx.debug_kernel)
+        self._atomic_clean(ctx)
+        ctx.device.launch(
+            KernelLaunch(
+                self.impl.op_type,
+                self.impl.kernel,
+                result.block_dim,
+                buffers,
+                result.tiling_bytes,
+                result.ub_bytes_per_block,
+                Engine.AICORE,
+                attrs=_kernel_attrs(self.impl, self.pack, result.tiling_key),
+                printf=printf,
+                check=check,
+                bounds_checked=ctx.debug_kernel,
+                inline_args=inline,
+            ),
+            ctx.stream,
+        )
+
+    def _atomic_clean(self, ctx: RunContext) -> None:
+        """Buffers the kernel JSON's ``parameters`` ask to be pre-filled get a MemSet first."""
+        params = (self.bin.kernel_json or {}).get("parameters") if self.bin is not None else None
+        if not params:
+            return
+        flat = [t for t in flatten(self.pack.inputs) + flatten(self.pack.outputs) + self.workspace if t is not None]
+        for tensor, param in zip(flat, params, strict=False):
+            if isinstance(param, dict):
+                _memset_tensor(ctx, tensor, param)
+
+    def repeatable(self, executor: aclOpExecutor) -> bool:
+        return not self.pack.outshape
+
+
+def _memset_tensor(ctx: RunContext, tensor: aclTensor, param: dict[str, Any]) -> None:
+    """Atomic clean: fill with ``init_value`` of ``dtype`` (missing fields: float32 0)."""
+    name = str(param.get("dtype") or "float32")
+    np_dtype = np.dtype("float32" if name == "float" else name)
+    value = np.array(param.get("init_value", 0)).astype(np_dtype)
+
+    def fill(block: Any, view: np.ndarray) -> None:
+        view.view(np_dtype)[:] = value
+
+    buffer = BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.WRITE)
+    ctx.device.launch(KernelLaunch("MemSet", fill, 1, (buffer,), b"", 0, Engine.AICORE), ctx.stream)
+
+
+@dataclass
+class AicpuLauncher(Launcher):
+    impl: OpImpl
+    pack: ArgPack
+    task: AicpuTask
+    one_shot: bool = False
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return f"{self.impl.op_type}(AI CPU)"
+
+    def launch(self, ctx: RunContext) -> None:
+        buffers, inline = kernel_buffers(ctx, self.pack, [])
+        printf, check = _debug_hooks(self.name, self.pack, ctx.debug_kernel)
+        tiling = b""
+        if self.impl.tiling is not None:  # an AI CPU kernel is one block on one core
+            platform = PlatformInfo(process.current().runtime.soc, 1, 1, 1)
+            ctx_tiling = TilingContext(
+                self.impl.op_type,
+                tuple(describe(t) for t in flatten(self.pack.inputs)),
+                tuple(describe(t) for t in flatten(self.pack.outputs)),
+                tuple(self.pack.attr_values),
+                None,
+                platform,
+            )
+            tiling = self.impl.tiling(ctx_tiling).tiling_bytes
+        ctx.device.launch(
+            KernelLaunch(
+                self.name,
+                self.impl.kernel,
+                1,
+                buffers,
+                tiling,
+                0,
+                Engine.AICPU,
+                attrs=_kernel_attrs(self.impl, self.pack, 0) | {"attr_names": self.task.attr_names},
+                printf=printf,
+                check=check,
+                bounds_checked=ctx.debug_kernel,
+                inline_args=inline,
+            ),
+            ctx.stream,
+        )
+        if ctx.executor.repeat_mode.value != "repeat":
+            self.task.in_use = False
+
+    def repeatable(self, executor: aclOpExecutor) -> bool:
+        return not self.one_shot
+
+    def release(self, executor: aclOpExecutor) -> None:
+        self.task.in_use = False
+
+
+@dataclass
+class CopyLauncher(Launcher):
+    """CopyToNpu (host tensor -> device) and CopyNpuToNpu; never repeatable."""
+
+    src: aclTensor
+    dst: aclTensor
+    name: str = "CopyToNpu"
+
+    def launch(self, ctx: RunContext) -> None:
+        size = nbytes(self.src)
+        if nbytes(self.dst) < size:
+            raise AclnnError(f"{self.name}: destination holds {nbytes(self.dst)} bytes, source {size}", msg_id=None)
+        if isinstance(self.src, ExecTensor) and self.src.on_host:
+            data = bytes(memoryview(self.src.storage.host)[:size])  # the task keeps its own copy of the bytes
+
+            def upload(block: Any, view: np.ndarray) -> None:
+                view[:size] = np.frombuffer(data, dtype=np.uint8)
+
+            buffer = BufferArg(ctx.address_of(self.dst), size, Access.WRITE)
+            ctx.device.launch(KernelLaunch(self.name, upload, 1, (buffer,), b"", 0, Engine.AICORE), ctx.stream)
+        else:
+            ctx.device.copy(ctx.address_of(self.dst), ctx.address_of(self.src), size, Direction.D2D, ctx.stream)
+
+    def repeatable(self, executor: aclOpExecutor) -> bool:
+        return False

@@ -1,0 +1,83 @@
+"""opdev: what L2 ops are written with (spec/opdev.md).
+
+An op module in ``kernels/`` writes its L2 API with these, the way a real L2 op is written on
+opbase: ``l2_phase1`` / ``l2_phase2`` for the two-phase frame (L2_DFX_PHASE_1/2, the op cache),
+``create_executor`` for CREATE_EXECUTOR, the executor's allocation API, the argument packers, the
+launcher-list calls and the framework ops.
+"""
+
+from emulator.engine.args import (
+    OP_ATTR,
+    OP_EMPTY_ARG,
+    OP_INPUT,
+    OP_MODE,
+    OP_OPTION,
+    OP_OUTPUT,
+    OP_OUTSHAPE,
+    OP_WORKSPACE,
+    Bool,
+    DType,
+    Float32,
+    Float64,
+    Int64,
+    Str,
+    UInt32,
+)
+from emulator.engine.executor import aclOpExecutor, common_op_executor_run
+from emulator.engine.tiling import BinSpec, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
+from emulator.opdev.framework import (
+    FRAMEWORK_OPS,
+    contiguous,
+    copy_npu_to_npu,
+    copy_to_npu,
+    copy_to_npu_sync,
+    reshape_view,
+    view_copy,
+)
+from emulator.opdev.l2 import UniqueExecutor, create_executor, l2_phase1, l2_phase2
+from emulator.opdev.launch import add_to_launcher_list_aicore, add_to_launcher_list_aicpu, infer_shape
+from emulator.opdev.templates import EleBaseTilingData, block_range, block_tiles, elementwise_tiling
+
+__all__ = [
+    "FRAMEWORK_OPS",
+    "OP_ATTR",
+    "OP_EMPTY_ARG",
+    "OP_INPUT",
+    "OP_MODE",
+    "OP_OPTION",
+    "OP_OUTPUT",
+    "OP_OUTSHAPE",
+    "OP_WORKSPACE",
+    "BinSpec",
+    "Bool",
+    "DType",
+    "EleBaseTilingData",
+    "Float32",
+    "Float64",
+    "Int64",
+    "OpImpl",
+    "PlatformInfo",
+    "Str",
+    "TensorDesc",
+    "TilingContext",
+    "TilingResult",
+    "UInt32",
+    "UniqueExecutor",
+    "aclOpExecutor",
+    "add_to_launcher_list_aicore",
+    "add_to_launcher_list_aicpu",
+    "block_range",
+    "block_tiles",
+    "common_op_executor_run",
+    "contiguous",
+    "copy_npu_to_npu",
+    "copy_to_npu",
+    "copy_to_npu_sync",
+    "create_executor",
+    "elementwise_tiling",
+    "infer_shape",
+    "l2_phase1",
+    "l2_phase2",
+    "reshape_view",
+    "view_copy",
+]

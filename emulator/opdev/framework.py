@@ -1,0 +1,189 @@
+"""Framework ops: Contiguous, ViewCopy, CopyToNpu, CopyToNpuSync, CopyNpuToNpu (spec/opdev.md 8, 12.1).
+
+They are what every L2 op composes around its kernel: ``contiguous`` turns a strided view into a
+dense tensor (a view when it already is one, else an AsStrided gather kernel), ``view_copy`` writes
+a dense result into the caller's output (re-pointing a workspace intermediate at the output when
+the layout allows, which removes it from the workspace; else TensorMove or a strided ViewCopy
+kernel). Their kernels are engine-provided ops with binaries in the shipped package.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from device.interface import BlockContext, Direction
+from emulator import process
+from emulator.engine.args import OP_ATTR, OP_INPUT, OP_OUTPUT, Int64
+from emulator.engine.executor import aclOpExecutor
+from emulator.engine.launchers import CopyLauncher
+from emulator.engine.tensors import ExecTensor, Storage, is_contiguous, nbytes
+from emulator.engine.tiling import BinSpec, OpImpl, TilingContext, TilingResult
+from emulator.errors import AclnnError
+from emulator.meta.objects import aclTensor, contiguous_strides, numel
+from emulator.opdev.launch import add_to_launcher_list_aicore
+from emulator.opdev.templates import block_range, elementwise_tiling
+
+ALL_DTYPES = ("float16", "float", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+              "uint64", "bool", "double", "complex64", "complex128")  # fmt: skip
+OLD_LAYOUT_SOCS = ("Ascend910", "Ascend310", "Ascend310P")
+
+
+def _dtype(ctx: BlockContext, index: int) -> np.dtype:
+    dtype = ctx.attrs["dtypes"][index]  # type: ignore[index]
+    assert dtype is not None
+    return dtype  # type: ignore[no-any-return]
+
+
+def _strided_offsets(shape: tuple[int, ...], strides: tuple[int, ...], offset: int, lo: int, hi: int) -> np.ndarray:
+    """Element offsets (into the storage) of the flat view positions [lo, hi)."""
+    flat = np.arange(lo, hi, dtype=np.int64)
+    if not shape:
+        return flat + offset
+    coords = np.unravel_index(flat, shape)
+    return offset + sum(c.astype(np.int64) * s for c, s in zip(coords, strides, strict=False))
+
+
+def _view_tiling(ctx: TilingContext) -> TilingResult:
+    out = ctx.outputs[0]
+    assert out is not None
+    return elementwise_tiling(ctx, out.numel, 2)
+
+
+def as_strided_kernel(ctx: BlockContext, storage: np.ndarray, out: np.ndarray) -> None:
+    """Gather a strided view (size, stride, storage offset) into a dense output, one block's range."""
+    size, stride, offset = ctx.attrs["attrs"]  # type: ignore[misc]
+    dtype = _dtype(ctx, 1)
+    lo, hi = block_range(ctx.tiling, ctx.block_idx)
+    if lo >= hi:
+        return
+    src = storage.view(dtype)
+    out.view(dtype)[lo:hi] = src[_strided_offsets(tuple(size), tuple(stride), offset, lo, hi)]
+
+
+def view_copy_kernel(ctx: BlockContext, src: np.ndarray, storage: np.ndarray) -> None:
+    """Scatter a dense tensor into a strided destination view (size, stride, offset)."""
+    size, stride, offset = ctx.attrs["attrs"]  # type: ignore[misc]
+    dtype = _dtype(ctx, 0)
+    lo, hi = block_range(ctx.tiling, ctx.block_idx)
+    if lo >= hi:
+        return
+    storage.view(dtype)[_strided_offsets(tuple(size), tuple(stride), offset, lo, hi)] = src.view(dtype)[lo:hi]
+
+
+def tensor_move_kernel(ctx: BlockContext, src: np.ndarray, dst: np.ndarray) -> None:
+    dtype = _dtype(ctx, 0)
+    lo, hi = block_range(ctx.tiling, ctx.block_idx)
+    dst.view(dtype)[lo:hi] = src.view(dtype)[lo:hi]
+
+
+_same = tuple(BinSpec((d,), (d,)) for d in ALL_DTYPES)
+AS_STRIDED = OpImpl(
+    "AsStrided", as_strided_kernel, _view_tiling, attr_names=("size", "stride", "storage_offset"),
+    attrs=(("size", "list_int"), ("stride", "list_int"), ("storage_offset", "int")), bins=_same,
+)  # fmt: skip
+VIEW_COPY = OpImpl(
+    "ViewCopy", view_copy_kernel, _view_tiling, attr_names=("dst_size", "dst_stride", "dst_storage_offset"),
+    attrs=(("dst_size", "list_int"), ("dst_stride", "list_int"), ("dst_storage_offset", "int")), bins=_same,
+)  # fmt: skip
+TENSOR_MOVE = OpImpl("TensorMove", tensor_move_kernel, _view_tiling, bins=_same)
+FRAMEWORK_OPS = (AS_STRIDED, VIEW_COPY, TENSOR_MOVE)
+
+
+def _storage_tensor(executor: aclOpExecutor, x: aclTensor) -> ExecTensor:
+    """The whole storage of ``x`` as a flat tensor from its raw address (what AsStrided reads)."""
+    storage = x.storage if isinstance(x, ExecTensor) else Storage(base=x)
+    flat = ExecTensor((numel(x.storage_shape),), x.dtype, storage)
+    flat.storage_offset = x.storage_offset
+    return executor._own(flat)
+
+
+def contiguous(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::Contiguous: a dense version of ``x`` (the tensor itself, a view, or a gathered copy)."""
+    if is_contiguous(x):
+        if x.view_shape == x.storage_shape == x.origin_shape and x.offset == 0:
+            return x
+        return executor.create_view(x, x.view_shape, x.offset)
+    if x.offset < 0 or any(d < 0 for d in x.view_shape):
+        return None  # Validate(): the view reaches outside its storage
+    out = executor.alloc_tensor(x.view_shape, x.dtype)
+    base = _storage_tensor(executor, x)
+    attrs = OP_ATTR(list(x.view_shape), list(x.strides), Int64(x.offset))
+    if add_to_launcher_list_aicore(executor, AS_STRIDED, OP_INPUT(base), OP_OUTPUT(out), attrs) != 0:
+        return None
+    return out
+
+
+def view_copy(x: aclTensor, y: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::ViewCopy: write the dense result ``x`` into the caller's (maybe strided) output ``y``."""
+    if isinstance(y, ExecTensor) and y.from_workspace:
+        return None
+    if x.dtype != y.dtype or (x.view_shape != y.view_shape and not (x.numel == y.numel == 1)):
+        return None
+    if is_contiguous(y):
+        if not (isinstance(x, ExecTensor) and x.from_workspace):
+            if x.data_addr == y.data_addr:
+                executor.abandon_cache(disable_repeat=True)
+                return y
+            if add_to_launcher_list_aicore(executor, TENSOR_MOVE, OP_INPUT(x), OP_OUTPUT(y)) != 0:
+                return None
+            return y
+        soc = process.current().runtime.soc.short_soc_version
+        if soc not in OLD_LAYOUT_SOCS or numel(y.storage_shape) == y.numel + y.offset:
+            x.storage.from_workspace = False  # re-pointed at y: no kernel, no workspace
+            x.storage.base = y
+            x.storage_offset = y.offset + y.storage_offset
+            executor.add_tensor_relation(y, x)
+            return y
+        return y if copy_npu_to_npu(x, y, executor) == 0 else None
+    attrs = OP_ATTR(list(y.view_shape), list(y.strides), Int64(y.offset))
+    base = _storage_tensor(executor, y)
+    if add_to_launcher_list_aicore(executor, VIEW_COPY, OP_INPUT(x), OP_OUTPUT(base), attrs) != 0:
+        return None
+    return y
+
+
+def copy_to_npu(src: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+    """CopyToNpu: a host tensor's bytes to a new workspace tensor, queued on the stream in phase 2."""
+    if not (isinstance(src, ExecTensor) and src.on_host):
+        return None
+    dst = executor.alloc_tensor_ex(
+        src.storage_shape, src.origin_shape, src.dtype, src.storage_format, src.origin_format
+    )
+    executor.add_launcher(CopyLauncher(src, dst, "CopyToNpu"))
+    executor.add_node("CopyToNpu", [src], [dst], [])
+    executor.abandon_cache()
+    return dst
+
+
+def copy_to_npu_sync(src: aclTensor, executor: aclOpExecutor) -> tuple[aclTensor, int] | None:
+    """CopyToNpuSync: copies now into a dedicated device buffer the caller must free (returned with it)."""
+    executor.abandon_cache(disable_repeat=True)
+    if not (isinstance(src, ExecTensor) and src.on_host and src.storage.host is not None):
+        return None
+    runtime = process.current().runtime
+    size = nbytes(src)
+    addr = runtime.malloc(max(size, 1), 0, tag="CopyToNpuSync")
+    device = runtime.current_device()
+    device.copy(addr, int(src.storage.host.ctypes.data), size, Direction.H2D, None)
+    dst = ExecTensor(src.view_shape, src.dtype, Storage())
+    dst.storage.addr = addr
+    executor._own(dst)
+    return dst, addr
+
+
+def copy_npu_to_npu(src: aclTensor, dst: aclTensor, executor: aclOpExecutor) -> int:
+    """CopyNpuToNpu: device to device on the stream in phase 2; both must be device tensors."""
+    for t in (src, dst):
+        if isinstance(t, ExecTensor) and t.on_host:
+            raise AclnnError("CopyNpuToNpu needs device tensors", msg_id="EZ9999")
+    executor.add_launcher(CopyLauncher(src, dst, "CopyNpuToNpu"))
+    executor.add_node("CopyToNpu", [src], [dst], [])
+    executor.abandon_cache()
+    return 0
+
+
+def reshape_view(executor: aclOpExecutor, x: aclTensor, shape: tuple[int, ...]) -> aclTensor:
+    """A contiguous view of a dense tensor with another shape (the real ops' Reshape of a contiguous input)."""
+    view = executor.create_view(x, shape, x.offset)
+    view.strides = contiguous_strides(shape)
+    return view

@@ -1,0 +1,1 @@
+"""Math ops (ops-math's ``math/`` family): one module per op."""

@@ -1,0 +1,107 @@
+"""The binary elementwise kernel family (Add, Mul, Axpy …): one tiling, one SPMD kernel shape.
+
+Tiling is the elementwise template over the output's elements (three tensors share the UB). Each
+block computes its [lo, hi) range of the flattened output; an input with the output's shape is read
+with the same range, a broadcast input through the broadcast index map, a 1-element input as a
+scalar. Numerics follow the A2 kernels: float16 computes in float16, bfloat16 and the mixed
+float16/bfloat16 + float32 pairs compute in float32 and round the result to the output dtype.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import ml_dtypes
+import numpy as np
+
+from device.interface import BlockContext, Engine
+from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult, block_range, elementwise_tiling
+
+Compute = Callable[[np.ndarray, np.ndarray, BlockContext], np.ndarray]
+BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+def broadcast_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
+    """NumPy broadcasting; None when the shapes do not broadcast."""
+    out = []
+    for x, y in zip(
+        reversed((1,) * (len(b) - len(a)) + tuple(a)), reversed((1,) * (len(a) - len(b)) + tuple(b)), strict=True
+    ):
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(max(x, y) if 0 not in (x, y) else 0)
+    return tuple(reversed(out))
+
+
+def _read(
+    view: np.ndarray, dtype: np.dtype, shape: tuple[int, ...], out_shape: tuple[int, ...], lo: int, hi: int
+) -> np.ndarray:
+    data = view.view(dtype)
+    if shape == out_shape:
+        return data[lo:hi]
+    count = 1
+    for d in shape:
+        count *= d
+    if count == 1:
+        return data[:1]
+    flat = np.arange(lo, hi, dtype=np.int64)
+    coords = np.unravel_index(flat, out_shape)
+    padded = (1,) * (len(out_shape) - len(shape)) + tuple(shape)
+    strides = [1] * len(padded)
+    for i in range(len(padded) - 2, -1, -1):
+        strides[i] = strides[i + 1] * padded[i + 1]
+    index = sum((c if d != 1 else 0) * s for c, d, s in zip(coords, padded, strides, strict=True))
+    return data[np.asarray(index, dtype=np.int64)]
+
+
+def compute_dtype(a: np.dtype, b: np.dtype, out: np.dtype) -> np.dtype:
+    """float32 for bfloat16 and mixed pairs, else the (common) input dtype."""
+    if BF16 in (a, b, out) or a != b:
+        return np.dtype(np.float32) if out.kind in "fV" or out == BF16 else out
+    return a
+
+
+def binary_kernel(compute: Compute) -> Callable[..., None]:
+    def kernel(ctx: BlockContext, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
+        lo, hi = block_range(ctx.tiling, ctx.block_idx)
+        if lo >= hi:
+            return
+        d1, d2, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
+        s1, s2, sy = ctx.attrs["shapes"]  # type: ignore[misc]
+        a = _read(x1, d1, s1, sy, lo, hi)
+        b = _read(x2, d2, s2, sy, lo, hi)
+        work = compute_dtype(d1, d2, dy)
+        result = compute(a.astype(work, copy=False), b.astype(work, copy=False), ctx)
+        y.view(dy)[lo:hi] = result.astype(dy, copy=False)
+
+    return kernel
+
+
+def binary_tiling(ctx: TilingContext) -> TilingResult:
+    out = ctx.outputs[0]
+    assert out is not None
+    return elementwise_tiling(ctx, out.numel, 3)
+
+
+def infer_broadcast(inputs: Sequence[object], attrs: Sequence[object]) -> list[tuple[int, ...]]:
+    shape = broadcast_shape(inputs[0].view_shape, inputs[1].view_shape)  # type: ignore[attr-defined]
+    if shape is None:
+        raise ValueError("shapes do not broadcast")
+    return [shape]
+
+
+def binary_op(
+    op_type: str,
+    compute: Compute,
+    aicore: Sequence[str],
+    mixed: Sequence[tuple[str, str, str]] = (),
+    attrs: tuple[tuple[str, str], ...] = (),
+) -> tuple[OpImpl, OpImpl]:
+    """The AI Core op (with its binaries) and the AI CPU op of one binary elementwise kernel."""
+    bins = tuple(BinSpec((d, d), (d,)) for d in aicore) + tuple(BinSpec((a, b), (o,)) for a, b, o in mixed)
+    kernel = binary_kernel(compute)
+    names = tuple(name for name, _ in attrs)
+    common = dict(infer_shape=infer_broadcast, attr_names=names, attrs=attrs, input_names=("x1", "x2"))
+    aicore_impl = OpImpl(op_type, kernel, binary_tiling, bins=bins, **common)  # type: ignore[arg-type]
+    aicpu_impl = OpImpl(op_type, kernel, binary_tiling, engine=Engine.AICPU, **common)  # type: ignore[arg-type]
+    return aicore_impl, aicpu_impl

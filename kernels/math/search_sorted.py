@@ -1,0 +1,125 @@
+"""aclnnSearchSorted: an AI CPU-only op (spec/ops.md section 2.30a).
+
+For each value of ``self``, the index in its row of ``sortedSequence`` where it would be inserted
+(``right`` picks the first element greater than the value instead of not less); with ``sorter`` the
+sequence is read in the order ``seq[sorter[j]]``. Output int32 when ``outInt32`` else int64. Runs on
+AI CPU through the op's task space (AicpuTaskSpace("SearchSorted"), attributes ``dtype``, ``right``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from device.interface import BlockContext, Engine
+from emulator.engine.executor import aclOpExecutor
+from emulator.errors import AclnnInnerNullptr
+from emulator.meta.dtypes import DataType, promote_type
+from emulator.meta.objects import aclTensor
+from emulator.opdev import (
+    OP_ATTR,
+    OP_INPUT,
+    OP_OUTPUT,
+    Bool,
+    DType,
+    OpImpl,
+    add_to_launcher_list_aicpu,
+    contiguous,
+    create_executor,
+    l2_phase1,
+    l2_phase2,
+    reshape_view,
+    view_copy,
+)
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
+from kernels.math.cast import cast
+
+D = DataType
+SEQ_DTYPES = (D.DT_DOUBLE, D.DT_FLOAT, D.DT_FLOAT16, D.DT_UINT8, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64)
+ATTR_NAMES = ("dtype", "right")
+
+
+def search_sorted_kernel(ctx: BlockContext, *views: np.ndarray) -> None:
+    """One AI CPU task over the whole tensors: row by row np.searchsorted."""
+    dtypes, shapes = ctx.attrs["dtypes"], ctx.attrs["shapes"]
+    _, right = ctx.attrs["attrs"]  # type: ignore[misc]
+    with_sorter = len(views) == 4
+    seq = views[0].view(dtypes[0]).reshape(shapes[0])  # type: ignore[index]
+    values = views[1].view(dtypes[1]).reshape(shapes[1])  # type: ignore[index]
+    out_dtype, out_shape = dtypes[-1], shapes[-1]  # type: ignore[index]
+    out = views[-1].view(out_dtype).reshape(out_shape)
+    side = "right" if right else "left"
+    if with_sorter:
+        sorter = views[2].view(dtypes[2]).reshape(shapes[2])  # type: ignore[index]
+        seq = np.take_along_axis(seq, sorter, axis=-1) if seq.ndim > 1 else seq[sorter]
+    if seq.ndim <= 1:
+        out[...] = np.searchsorted(seq, values, side=side)
+        return
+    rows_seq = seq.reshape(-1, seq.shape[-1])
+    rows_val = values.reshape(-1, values.shape[-1])
+    rows_out = out.reshape(-1, out.shape[-1])
+    for i in range(rows_seq.shape[0]):
+        rows_out[i] = np.searchsorted(rows_seq[i], rows_val[i], side=side)
+
+
+SEARCH_SORTED = OpImpl("SearchSorted", search_sorted_kernel, engine=Engine.AICPU, attr_names=ATTR_NAMES)
+
+
+def _check(api: str, seq: aclTensor, self: aclTensor, out_int32: bool, sorter: aclTensor | None, out: aclTensor) -> int:
+    check_dtype(api, "sortedSequence", seq, SEQ_DTYPES)
+    check_dtype(api, "self", self, SEQ_DTYPES)
+    check_dtype(api, "out", out, (D.DT_INT32,) if out_int32 else (D.DT_INT64,))
+    if sorter is not None:
+        check_dtype(api, "sorter", sorter, (D.DT_INT64,))
+        check_param(sorter.view_shape == seq.view_shape, api, "sorter must have the shape of sortedSequence.")
+    for name, tensor in (("sortedSequence", seq), ("self", self), ("out", out)):
+        check_rank(api, name, tensor)
+    check_param(out.view_shape == self.view_shape, api, "out must have the shape of self.")
+    one_d = len(seq.view_shape) == 1
+    leading = len(seq.view_shape) == len(self.view_shape) and seq.view_shape[:-1] == self.view_shape[:-1]
+    check_param(one_d or leading, api, "sortedSequence must be 1-D or share all leading dims with self.")
+    promote = promote_type(seq.dtype, self.dtype)
+    check_param(promote in SEQ_DTYPES, api, "sortedSequence and self dtypes cannot be promoted.")
+    return promote
+
+
+@l2_phase1("aclnnSearchSorted")
+def aclnnSearchSortedGetWorkspaceSize(
+    sortedSequence: aclTensor | None,
+    self: aclTensor | None,
+    outInt32: bool,
+    right: bool,
+    sorter: aclTensor | None,
+    out: aclTensor | None,
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnSearchSortedGetWorkspaceSize(const aclTensor* sortedSequence, const aclTensor* self,
+    bool outInt32, bool right, const aclTensor* sorter, aclTensor* out, uint64_t*, aclOpExecutor**)"""
+    api = "aclnnSearchSorted"
+    check_not_null(api, sortedSequence=sortedSequence, self=self, out=out)
+    assert sortedSequence is not None and self is not None and out is not None
+    promote = _check(api, sortedSequence, self, bool(outInt32), sorter, out)
+    with create_executor() as unique:
+        executor = unique.get()
+        if is_empty(sortedSequence, self, out):
+            return unique.release(0)
+        values = reshape_view(executor, self, (1,)) if not self.view_shape else self
+        seq = cast(contiguous(sortedSequence, executor), promote, executor)  # type: ignore[arg-type]
+        val = cast(contiguous(values, executor), promote, executor)  # type: ignore[arg-type]
+        tmp = executor.alloc_tensor(values.view_shape, out.dtype)
+        inputs = (seq, val) if sorter is None else (seq, val, contiguous(sorter, executor))
+        if None in inputs:
+            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        attrs = OP_ATTR(DType(out.dtype), Bool(bool(right)))
+        add_to_launcher_list_aicpu(executor, SEARCH_SORTED, ATTR_NAMES, OP_INPUT(*inputs), OP_OUTPUT(tmp), attrs)
+        result = reshape_view(executor, tmp, out.view_shape) if tmp.view_shape != out.view_shape else tmp
+        if view_copy(result, out, executor) is None:
+            raise AclnnInnerNullptr(f"{api}: ViewCopy returned null.", msg_id="EZ9999")
+        return unique.release(executor.get_workspace_size())
+
+
+aclnnSearchSorted = l2_phase2("aclnnSearchSorted")
+
+OPS: tuple[OpImpl, ...] = ()  # AI CPU only: no AI Core binaries in the package
+L2_APIS = {
+    "aclnnSearchSortedGetWorkspaceSize": aclnnSearchSortedGetWorkspaceSize,
+    "aclnnSearchSorted": aclnnSearchSorted,
+}
