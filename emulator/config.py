@@ -78,6 +78,7 @@ class Settings(BaseModel):
     eager: bool = False
     strict: bool = False  # undefined uses raise instead of being reported
     block_workers: int = 1  # host threads that run the SPMD blocks of one large kernel
+    shape_only: bool = False  # phase 1 only: phase 2 launches nothing (fast dry runs of big programs)
     # op packages (spec/kernels-and-packages.md section 2): None = the package shipped in kernels/opp
     opp_path: Path | None = None
     custom_opp_paths: tuple[str, ...] = ()
@@ -110,6 +111,7 @@ class Settings(BaseModel):
             visible_devices=_visible_devices(env.get("ASCEND_RT_VISIBLE_DEVICES"), count),
             eager=env.get("OPBASE_EMU_EAGER", "0") == "1",
             strict=env.get("OPBASE_EMU_STRICT", "0") == "1",
+            shape_only=env.get("OPBASE_EMU_SHAPE_ONLY", "0") == "1",
             block_workers=_int_or(env.get("OPBASE_EMU_BLOCK_THREADS"), os.cpu_count() or 1, 1, 256),
             opp_path=Path(env["ASCEND_OPP_PATH"]) if env.get("ASCEND_OPP_PATH") else None,
             custom_opp_paths=tuple(p for p in env.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if p),

@@ -8,7 +8,6 @@ the emulator's own bookkeeping, the same that leak reports use.
 
 from __future__ import annotations
 
-import ctypes
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -45,8 +44,12 @@ def describe_resource(res: Resource) -> str:
             parts.append(f"(charged {human(int(res.detail['charged']))}: rounded, padded, whole pages)")
     elif res.kind == "device":
         parts.append(f"{res.key} ({res.tag})")
-    elif res.kind == "tensor":
-        parts.append(f"at {res.key:#x} (descriptor only: no device memory of its own)")
+    elif res.kind in ("tensor", "scalar"):
+        parts.append(f"at {res.key:#x} (a host descriptor: no device memory of its own)")
+    elif res.kind == "executor":
+        parts.append(f"{res.key:#x} for {res.tag}")
+    elif res.kind in ("aicpu_task", "aicpu_task_space"):
+        parts.append(f"{res.key:#x} of {res.tag}")
     else:
         parts.append(f"{res.key:#x}")
     return " ".join(parts)
@@ -101,11 +104,28 @@ class StepRecorder:
         print(f"      device memory in use: {human(step.device_used)}", file=self.out)
 
 
+def _device_tensor(host: np.ndarray, dtype: int) -> tuple[object, int, int]:
+    """malloc + copy in + aclCreateTensor: (tensor, device address, status)."""
+    ptr, ret = acl.rt.malloc(host.nbytes, c.ACL_MEM_MALLOC_HUGE_FIRST)
+    if ret:
+        return None, 0, ret
+    ret = acl.rt.memcpy(ptr, host.nbytes, host.ctypes.data, host.nbytes, c.ACL_MEMCPY_HOST_TO_DEVICE)
+    shape = list(host.shape)
+    tensor = aclnn.aclCreateTensor(shape, len(shape), dtype, None, 0, aclnn.ACL_FORMAT_ND, shape, len(shape), ptr)
+    return tensor, ptr, ret if tensor is not None else 561000
+
+
+def _read(ptr: int, like: np.ndarray) -> np.ndarray:
+    out = np.empty_like(like)
+    acl.rt.memcpy(out.ctypes.data, out.nbytes, ptr, out.nbytes, c.ACL_MEMCPY_DEVICE_TO_HOST)
+    return out
+
+
 def run_demo(out: TextIO) -> list[Step]:
-    """init -> set device -> stream -> aclnnInit -> malloc -> tensor -> copies -> destroy -> free -> finalize."""
+    """The canonical lifecycle: init -> device -> tensors -> two-phase AI Core and AI CPU ops -> teardown."""
     with process.fresh() as proc:
         soc = proc.runtime.soc
-        print(f"opbase-emu demo: the lifecycle on a simulated {soc.soc_version} (device 0)\n", file=out)
+        print(f"opbase-emu demo: the aclnn lifecycle on a simulated {soc.soc_version} (device 0)\n", file=out)
         step = StepRecorder(proc, out)
         step("Initialise the ACL runtime", "acl.init()", acl.init)
         step("Open device 0 (primary context, default stream)", "acl.rt.set_device(0)", lambda: acl.rt.set_device(0))
@@ -116,49 +136,63 @@ def run_demo(out: TextIO) -> list[Step]:
             names = ", ".join(f"{p.family}:{p.name}" for p in packages.packages)
             print(f"      op packages ({packages.socdir}): {names}; {len(packages.ops_info)} ops described", file=out)
 
-        host = np.arange(1024, dtype=np.float32)
-        nbytes = host.nbytes
-        dev, _ = step(
-            f"Allocate {nbytes} bytes of device memory",
-            f"acl.rt.malloc({nbytes}, ACL_MEM_MALLOC_HUGE_FIRST)",
-            lambda: acl.rt.malloc(nbytes, c.ACL_MEM_MALLOC_HUGE_FIRST),
-        )
-        tensor = step(
-            "Describe the device memory as a 1024-element fp32 tensor",
-            "aclnn.aclCreateTensor([1024], 1, ACL_FLOAT, None, 0, ACL_FORMAT_ND, [1024], 1, dev)",
-            lambda: _status_of(
-                aclnn.aclCreateTensor([1024], 1, aclnn.ACL_FLOAT, None, 0, aclnn.ACL_FORMAT_ND, [1024], 1, dev)
-            ),
-        )[0]
-        pinned, _ = step(
-            "Allocate pinned host memory for the result",
-            f"acl.rt.malloc_host({nbytes})",
-            lambda: acl.rt.malloc_host(nbytes),
-        )
-        step(
-            "Copy the input to the device (synchronous)",
-            f"acl.rt.memcpy(dev, {nbytes}, host, {nbytes}, ACL_MEMCPY_HOST_TO_DEVICE)",
-            lambda: acl.rt.memcpy(dev, nbytes, host.ctypes.data, nbytes, c.ACL_MEMCPY_HOST_TO_DEVICE),
-        )
-        step(
-            "Queue the copy back on the stream (asynchronous)",
-            f"acl.rt.memcpy_async(pinned, {nbytes}, dev, {nbytes}, ACL_MEMCPY_DEVICE_TO_HOST, stream)",
-            lambda: acl.rt.memcpy_async(pinned, nbytes, dev, nbytes, c.ACL_MEMCPY_DEVICE_TO_HOST, stream),
-        )
+        x_host = np.arange(8, dtype=np.float16).reshape(2, 4)
+        y_host = np.full((2, 4), 0.5, dtype=np.float32)
+        out_host = np.zeros((2, 4), dtype=np.float32)
+        x, x_ptr, _ = step("Put x (2x4 float16) on the device", "malloc + memcpy + aclCreateTensor",
+                           lambda: _device_tensor(x_host, aclnn.ACL_FLOAT16))  # fmt: skip
+        y, y_ptr, _ = step("Put y (2x4 float32) on the device", "malloc + memcpy + aclCreateTensor",
+                           lambda: _device_tensor(y_host, aclnn.ACL_FLOAT))  # fmt: skip
+        z, z_ptr, _ = step("Make out (2x4 float32) on the device", "malloc + memcpy + aclCreateTensor",
+                           lambda: _device_tensor(out_host, aclnn.ACL_FLOAT))  # fmt: skip
+        alpha = step("Make the scalar alpha = 2", "aclnn.aclCreateScalar(2.0, ACL_FLOAT)",
+                     lambda: _status_of(aclnn.aclCreateScalar(2.0, aclnn.ACL_FLOAT)))[0]  # fmt: skip
+
+        ws, executor, _ = step("Phase 1: plan out = x + alpha * y (mixed dtypes: Cast, then Axpy)",
+                               "aclnn.aclnnAddGetWorkspaceSize(x, y, alpha, out)",
+                               lambda: aclnn.aclnnAddGetWorkspaceSize(x, y, alpha, z))  # fmt: skip
+        kernels = ", ".join(launcher.name for launcher in executor.launchers)
+        print(f"      workspace {ws} B; recorded launches: {kernels}", file=out)
+        workspace = 0
+        if ws:
+            workspace, _ = step("Allocate the workspace", f"acl.rt.malloc({ws}, ACL_MEM_MALLOC_HUGE_FIRST)",
+                                lambda: acl.rt.malloc(ws, c.ACL_MEM_MALLOC_HUGE_FIRST))  # fmt: skip
+        step("Phase 2: enqueue the kernels (the executor is released)",
+             "aclnn.aclnnAdd(workspace, ws, executor, stream)",
+             lambda: aclnn.aclnnAdd(workspace, ws, executor, stream))  # fmt: skip
+        step("Wait for the stream (the kernels run now)", "acl.rt.synchronize_stream(stream)",
+             lambda: acl.rt.synchronize_stream(stream))  # fmt: skip
+        result = _read(z_ptr, out_host)
+        expected = x_host.astype(np.float32) + 2 * y_host
+        match = "matches" if np.allclose(result, expected) else "DOES NOT match"
+        print(f"    -> out = {result.ravel().tolist()} ({match} numpy)\n", file=out)
+
+        seq_host = np.array([0.0, 2.0, 4.0, 6.0], dtype=np.float32)
+        idx_host = np.zeros((2, 4), dtype=np.int64)
+        seq, seq_ptr, _ = step("Put a sorted sequence on the device", "malloc + memcpy + aclCreateTensor",
+                               lambda: _device_tensor(seq_host, aclnn.ACL_FLOAT))  # fmt: skip
+        idx, idx_ptr, _ = step("Make the int64 index output", "malloc + memcpy + aclCreateTensor",
+                               lambda: _device_tensor(idx_host, aclnn.ACL_INT64))  # fmt: skip
+        ws2, executor2, _ = step("Phase 1 of an AI CPU op: SearchSorted(seq, out)",
+                                 "aclnn.aclnnSearchSortedGetWorkspaceSize(seq, out, False, False, None, idx)",
+                                 lambda: aclnn.aclnnSearchSortedGetWorkspaceSize(
+                                     seq, z, False, False, None, idx))  # fmt: skip
+        step("Phase 2 of the AI CPU op", "aclnn.aclnnSearchSorted(0, 0, executor, stream)",
+             lambda: aclnn.aclnnSearchSorted(0, ws2, executor2, stream))  # fmt: skip
         step("Wait for the stream", "acl.rt.synchronize_stream(stream)", lambda: acl.rt.synchronize_stream(stream))
-        result = np.ctypeslib.as_array((ctypes.c_float * host.size).from_address(pinned)).copy()
-        match = "matches" if np.array_equal(result, host) else "DOES NOT match"
-        print(f"    -> the {host.size} floats read back {match} the input\n", file=out)
-        step(
-            "Destroy the tensor (the memory stays)",
-            "aclnn.aclDestroyTensor(tensor)",
-            lambda: aclnn.aclDestroyTensor(tensor),
-        )
-        step("Free the device memory", "acl.rt.free(dev)", lambda: acl.rt.free(dev))
-        step("Free the pinned host memory", "acl.rt.free_host(pinned)", lambda: acl.rt.free_host(pinned))
+        print(f"    -> indices = {_read(idx_ptr, idx_host).ravel().tolist()}\n", file=out)
+
+        for name, handle in (("x", x), ("y", y), ("out", z), ("seq", seq), ("idx", idx)):
+            step(f"Destroy tensor {name} (its memory stays)", f"aclnn.aclDestroyTensor({name})",
+                 lambda h=handle: aclnn.aclDestroyTensor(h))  # fmt: skip
+        step("Destroy alpha", "aclnn.aclDestroyScalar(alpha)", lambda: aclnn.aclDestroyScalar(alpha))
+        for name, ptr in (("x", x_ptr), ("y", y_ptr), ("out", z_ptr), ("seq", seq_ptr), ("idx", idx_ptr),
+                          ("workspace", workspace)):  # fmt: skip
+            if ptr:
+                step(f"Free the device memory of {name}", f"acl.rt.free({name})", lambda p=ptr: acl.rt.free(p))
         step("Destroy the stream", "acl.rt.destroy_stream(stream)", lambda: acl.rt.destroy_stream(stream))
         step("Close device 0", "acl.rt.reset_device(0)", lambda: acl.rt.reset_device(0))
-        step("Finalise aclnn", "aclnn.aclnnFinalize()", aclnn.aclnnFinalize)
+        step("Finalise aclnn (frees the AI CPU task spaces)", "aclnn.aclnnFinalize()", aclnn.aclnnFinalize)
         step("Finalise the ACL runtime", "acl.finalize()", acl.finalize)
 
         live = proc.registry.live()

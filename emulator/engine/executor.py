@@ -252,8 +252,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         """aclSetAclOpExecutorRepeatable on a composite executor (aclnn-api.md 8.1)."""
         if self.repeat_mode is RepeatMode.UNREPEATABLE:
             raise AclnnError(f"{self.api}: this executor was marked unrepeatable", msg_id="EZ9999")
-        if len(self.relations) % 2:
-            raise AclnnError(f"{self.api}: the tensor-relation list has odd length", msg_id="EZ9999")
+        # (The real check that the flat relation list has even length cannot fail here: relations are pairs.)
         refused = [launcher.name for launcher in self.launchers if not launcher.repeatable(self)]
         if refused:
             raise AclnnError(f"{self.api}: launchers {refused} cannot be replayed", msg_id="EZ9999")
@@ -306,6 +305,10 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
             device, sid = proc.runtime.resolve_stream(stream, submit=True)
             self._bind_workspace(workspace)
             ctx = RunContext(self, device, sid, workspace, workspace_size, proc.aclnn.debug_kernel, subst)
+            if proc.settings.shape_only:  # a dry run: everything phase 1 decided, no kernel
+                proc.aclnn.skipped_launches += len(self.launchers)
+                log.debug("executor.shape_only", api=self.api, skipped=len(self.launchers))
+                return
             for launcher in self.launchers:
                 launcher.launch(ctx)
         except DeviceError as exc:

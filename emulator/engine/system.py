@@ -51,7 +51,8 @@ def init_system_config(config_path: str | None, npu_collect_path: str | None) ->
         return False, "config path does not resolve"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        log.warning("aclnn.config", problem="json parse failed", path=config_path, reason=str(exc))
         return False, "json parse failed"
     if not isinstance(data, dict) or "op_debug_config" not in data:
         return False, "no op_debug_config"
@@ -75,6 +76,7 @@ class AclnnState:
     packages: OppPackages | None = None
     init_calls: int = 0
     finalize_calls: int = 0
+    skipped_launches: int = 0  # shape-only mode
     registry: Registry | None = None
     soc_version: str = ""
     finalize_steps: list[Callable[[], None]] = field(default_factory=list)

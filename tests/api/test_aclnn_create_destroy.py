@@ -855,3 +855,23 @@ def test_destroy_records_this_files_line(emu: process.EmulatedProcess) -> None:
     gone = emu.registry.released_resource("int_array", id(i))
     assert gone is not None
     assert str(gone.released_at) == where
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: contiguous strides are Python ints, not int64 (meta/objects.py contiguous_strides): "
+    "aclGetViewStrides fills an int64_t array, so no stride can lie outside int64",
+)
+@pytest.mark.parametrize(
+    "dims",
+    [list(range(1, 28)), [2**40, 2**40, 2**40]],
+    ids=["27-dims", "huge-dims"],
+)
+def test_contiguous_strides_are_int64(dims: list[int]) -> None:
+    """Contiguous strides computed at creation are int64 values, whatever the dims (spec 3.1, 6)."""
+    t = aclnn.aclCreateTensor(dims, len(dims), aclnn.ACL_INT8, None, 0, aclnn.ACL_FORMAT_ND, [1], 1, ADDR)
+    assert t is not None
+    strides, ret = aclnn.aclGetViewStrides(t)
+    assert ret == 0
+    assert len(strides) == len(dims)
+    assert all(-(2**63) <= s < 2**63 for s in strides)

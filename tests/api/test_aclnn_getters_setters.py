@@ -749,3 +749,60 @@ def test_dump_with_dump_config_still_checks_nulls_first(tmp_path: Path) -> None:
     assert aclnn.aclDumpOpTensors(None, "n", [make_tensor()], 1, 0, 0x1234) == NULLPTR
     assert not dump_dir.exists()
     assert acl.finalize() == 0
+
+
+def test_dump_of_a_destroyed_tensor_is_reported(emu: process.EmulatedProcess, tmp_path: Path) -> None:
+    """With dump enabled, dumping a destroyed tensor still writes its data and records a use after destroy."""
+    config = tmp_path / "acl.json"
+    config.write_text(json.dumps({"dump": {"dump_path": str(tmp_path / "dump")}}), encoding="utf-8")
+    assert acl.init(str(config)) == 0
+    assert acl.rt.set_device(0) == 0
+    stream, _ = acl.rt.create_stream()
+    x = np.arange(4, dtype=np.int32)
+    x_dev, _ = acl.rt.malloc(x.nbytes, 0)
+    assert acl.rt.memcpy(x_dev, x.nbytes, x.ctypes.data, x.nbytes, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    t = make_tensor([4], aclnn.ACL_INT32, addr=x_dev)
+    aclnn.aclDestroyTensor(t)
+    assert aclnn.aclDumpOpTensors("Abs", "abs", [t], 1, 0, stream) == 0
+    np.testing.assert_array_equal(np.load(tmp_path / "dump" / "Abs.abs.input.0.npy"), x)
+    (diagnostic,) = emu.diagnostics
+    assert diagnostic.api == "aclDumpOpTensors"
+    assert diagnostic.created is not None and diagnostic.destroyed is not None
+
+
+def _enable_dump(tmp_path: Path) -> int:
+    """aclInit with a dump section, device 0 set; returns a stream."""
+    config = tmp_path / "acl.json"
+    config.write_text(json.dumps({"dump": {"dump_path": str(tmp_path / "dump")}}), encoding="utf-8")
+    assert acl.init(str(config)) == 0
+    assert acl.rt.set_device(0) == 0
+    stream, ret = acl.rt.create_stream()
+    assert ret == 0
+    return stream
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: aclDumpOpTensors with dump enabled raises AttributeError on a null tensors[] element "
+    "(executor_api.py aclDumpOpTensors loop calls live(None)); spec 11: null elements are UB, to be reported",
+)
+def test_dump_null_element_is_reported_not_raised(emu: process.EmulatedProcess, tmp_path: Path) -> None:
+    """A null element in tensors (UB: the record builder dereferences it) is reported, not raised, with dump on."""
+    stream = _enable_dump(tmp_path)
+    aclnn.aclDumpOpTensors("Add", "add", [None], 1, 0, stream)
+    assert [d.api for d in emu.diagnostics] == ["aclDumpOpTensors"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: aclDumpOpTensors silently slices a tensors array shorter than inputTensorNum+outputTensorNum "
+    "(executor_api.py: tensors[: inputTensorNum + outputTensorNum]); reading past it is an undefined use to report",
+)
+@pytest.mark.parametrize("dump_on", [True, False], ids=["dump-on", "dump-off"])
+def test_dump_tensor_array_shorter_than_the_counts_is_reported(
+    emu: process.EmulatedProcess, tmp_path: Path, dump_on: bool
+) -> None:
+    """Counts larger than the tensors array make the record builder read past its end: an undefined use."""
+    stream = _enable_dump(tmp_path) if dump_on else 0x1234
+    aclnn.aclDumpOpTensors("Add", "add", [make_tensor(addr=None)], 1, 1, stream)
+    assert [d.api for d in emu.diagnostics] == ["aclDumpOpTensors"]

@@ -126,10 +126,6 @@ def test_row1_does_not_read_the_config_file(tmp_path: Path, logs: list[dict[str,
     assert not [e for e in logs if "json parse failed" in str(e)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='BUG: InitSystemConfig logs no warning "json parse failed" for an unparsable file (lifecycle.md 3.2 row 4)',
-)
 @pytest.mark.parametrize("content", ["{not json", ""], ids=["broken", "empty"])
 def test_row4_logs_a_json_parse_failed_warning(tmp_path: Path, logs: list[dict[str, Any]], content: str) -> None:
     """A config that is not valid JSON turns the flag off with a warning "json parse failed"."""
