@@ -21,6 +21,7 @@ import structlog
 from pydantic import BaseModel, ConfigDict, Field
 
 from device.soc import DEFAULT_SOC
+from emulator.dfx import add_dfx
 from emulator.error_manager import timestamp
 
 LOG_LEVELS = {0: logging.DEBUG, 1: logging.INFO, 2: logging.WARNING, 3: logging.ERROR, 4: logging.CRITICAL + 10}
@@ -211,7 +212,7 @@ def configure_logging(
     lowest = 0 if all_levels else min([settings.log_level, *settings.module_log_levels.values()])
     sink: Any = stream or (sys.stdout if settings.log_to_stdout else _LazyFile(settings.log_dir))
     structlog.configure(
-        processors=[structlog.contextvars.merge_contextvars, plog_renderer(settings)],
+        processors=[structlog.contextvars.merge_contextvars, add_dfx, plog_renderer(settings)],
         wrapper_class=structlog.make_filtering_bound_logger(min(LOG_LEVELS[lowest], logging.CRITICAL)),
         logger_factory=structlog.WriteLoggerFactory(file=sink),
         cache_logger_on_first_use=False,

@@ -109,7 +109,7 @@ def aclCreateTensor(
         log.error("aclnn.create_tensor_failed", reason="a dims pointer is null but its count is not 0")
         return None
     if stride is None:
-        strides: tuple[int, ...] | None = contiguous_strides(view)
+        strides: tuple[int, ...] | None = _small_vector(contiguous_strides(view), "aclCreateTensor", "stride")
     else:
         strides = _read(stride, viewDimsNum, "aclCreateTensor", "stride")
         if strides is None:

@@ -153,6 +153,12 @@ def aclDumpOpTensors(
     for value, name in ((opType, "opType"), (opName, "opName"), (tensors, "tensors"), (stream or None, "stream")):
         if value is None:
             raise AclnnParamNullptr(f"aclDumpOpTensors: {name} is null", msg_id=None)
+    total = inputTensorNum + outputTensorNum
+    assert tensors is not None
+    if total > len(tensors):
+        report_undefined(
+            "aclDumpOpTensors", f"tensors has {len(tensors)} entries but the counts say {total}: a read past its end"
+        )
     proc = process.current()
     config = proc.acl.config
     dump = (config.model_extra or {}).get("dump") if config is not None else None
@@ -163,8 +169,11 @@ def aclDumpOpTensors(
     directory = Path(str(dump["dump_path"]))
     directory.mkdir(parents=True, exist_ok=True)
     assert tensors is not None
-    for i, tensor in enumerate(tensors[: inputTensorNum + outputTensorNum]):
+    for i, tensor in enumerate(tensors[:total]):
         role, index = ("input", i) if i < inputTensorNum else ("output", i - inputTensorNum)
+        if tensor is None:
+            report_undefined("aclDumpOpTensors", f"tensors[{i}] is null (the real call dereferences it)")
+            continue
         _dump_one(device, live(tensor, "aclDumpOpTensors"), directory / f"{opType}.{opName}.{role}.{index}.npy")  # type: ignore[arg-type]
     return OK
 

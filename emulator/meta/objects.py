@@ -31,11 +31,16 @@ class Handle:
         return id(self)
 
 
+def _int64(value: int) -> int:
+    """Wrap like C int64 arithmetic does."""
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
 def contiguous_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
-    """Last stride 1, s[i] = dim[i+1] * s[i+1]; a 0-d shape has no strides."""
+    """Last stride 1, s[i] = dim[i+1] * s[i+1] in int64 arithmetic; a 0-d shape has no strides."""
     strides = [1] * len(shape)
     for i in range(len(shape) - 2, -1, -1):
-        strides[i] = shape[i + 1] * strides[i + 1]
+        strides[i] = _int64(shape[i + 1] * strides[i + 1])
     return tuple(strides)
 
 

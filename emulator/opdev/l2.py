@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import structlog
 
-from emulator import process
+from emulator import dfx, process
 from emulator.boundary import c_api
 from emulator.cface import ACLNN_CHECKS, Address, aclnn_api, address
 from emulator.engine.executor import OpConfig, aclOpExecutor, common_op_executor_run
@@ -103,7 +103,7 @@ def l2_phase1(api: str) -> Callable[[F], F]:
             state = proc.aclnn
             state.load_packages(proc.runtime.soc.soc_version)
             config = _thread_config()
-            with structlog.contextvars.bound_contextvars(api=api, phase=1):
+            with dfx.phase(api, 1):
                 hit = state.op_cache.lookup(api, config, args)
                 if hit is not None:
                     return hit
@@ -129,7 +129,7 @@ def l2_phase2(api: str) -> Callable[..., int]:
     """The fixed phase-2 function ``aclnnXxx(workspace, workspaceSize, executor, stream)``."""
 
     def phase2(workspace: Address, workspaceSize: int, executor: object, stream: Address) -> int:  # noqa: N803
-        with structlog.contextvars.bound_contextvars(api=api, phase=2):
+        with dfx.phase(api, 2):
             return process.current().aclnn.op_cache.run(address(workspace), workspaceSize, executor, address(stream))
 
     phase2.__name__ = phase2.__qualname__ = api

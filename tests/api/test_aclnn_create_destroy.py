@@ -857,11 +857,6 @@ def test_destroy_records_this_files_line(emu: process.EmulatedProcess) -> None:
     assert str(gone.released_at) == where
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: contiguous strides are Python ints, not int64 (meta/objects.py contiguous_strides): "
-    "aclGetViewStrides fills an int64_t array, so no stride can lie outside int64",
-)
 @pytest.mark.parametrize(
     "dims",
     [list(range(1, 28)), [2**40, 2**40, 2**40]],

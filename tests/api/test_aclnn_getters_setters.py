@@ -781,11 +781,6 @@ def _enable_dump(tmp_path: Path) -> int:
     return stream
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: aclDumpOpTensors with dump enabled raises AttributeError on a null tensors[] element "
-    "(executor_api.py aclDumpOpTensors loop calls live(None)); spec 11: null elements are UB, to be reported",
-)
 def test_dump_null_element_is_reported_not_raised(emu: process.EmulatedProcess, tmp_path: Path) -> None:
     """A null element in tensors (UB: the record builder dereferences it) is reported, not raised, with dump on."""
     stream = _enable_dump(tmp_path)
@@ -793,11 +788,6 @@ def test_dump_null_element_is_reported_not_raised(emu: process.EmulatedProcess, 
     assert [d.api for d in emu.diagnostics] == ["aclDumpOpTensors"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: aclDumpOpTensors silently slices a tensors array shorter than inputTensorNum+outputTensorNum "
-    "(executor_api.py: tensors[: inputTensorNum + outputTensorNum]); reading past it is an undefined use to report",
-)
 @pytest.mark.parametrize("dump_on", [True, False], ids=["dump-on", "dump-off"])
 def test_dump_tensor_array_shorter_than_the_counts_is_reported(
     emu: process.EmulatedProcess, tmp_path: Path, dump_on: bool
