@@ -44,7 +44,7 @@ def _case(n: int) -> Iterator[AddCase]:
 
 
 def _two_phase(case: AddCase) -> None:
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(case.x, case.y, case.alpha, case.out)
+    ws, executor, _ = aclnn.aclnnAddGetWorkspaceSize(case.x, case.y, case.alpha, case.out)
     aclnn.aclnnAdd(0, ws, executor, case.stream)
     acl.rt.synchronize_stream(case.stream)
 

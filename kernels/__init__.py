@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from emulator.engine.tiling import OpImpl
 from emulator.opdev import FRAMEWORK_OPS
-from kernels.math import add, cast, search_sorted
+from kernels.math import add, binary_ops, cast, data_ops, reduce_ops, search_sorted, unary_ops
 
-OPS: tuple[OpImpl, ...] = (*FRAMEWORK_OPS, *add.OPS, cast.CAST, *search_sorted.OPS)
-L2_APIS: dict[str, Callable[..., object]] = {**add.L2_APIS, **search_sorted.L2_APIS}
+FAMILIES = (add, search_sorted, binary_ops, unary_ops, reduce_ops, data_ops)
+OPS: tuple[OpImpl, ...] = (*FRAMEWORK_OPS, cast.CAST, *(op for family in FAMILIES for op in family.OPS))
+L2_APIS: dict[str, Callable[..., object]] = {name: fn for family in FAMILIES for name, fn in family.L2_APIS.items()}

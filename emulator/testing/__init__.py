@@ -1,0 +1,1 @@
+"""Helpers for checking op results: the precision standard of spec/ops.md section 3."""
