@@ -108,6 +108,9 @@ def c_api(
             for i, name, annotation, check in arg_checks:
                 if i < count and not check(args[i]):
                     raise TypeError(f"{message}: {name} must be {annotation}, not {type(args[i]).__name__}")
+            tracer = process.current().tracer
+            if tracer is not None:
+                return _traced(tracer, c_name, fn, args, on_error, aclnn)
             try:
                 return fn(*args)
             except StatusError as exc:
@@ -117,6 +120,19 @@ def c_api(
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _traced(tracer: Any, c_name: str, fn: Callable[..., Any], args: tuple[Any, ...], on_error: Any, aclnn: bool) -> Any:
+    """The same call, recorded in the lifecycle trace (with its status) and attached devices' tasks."""
+    start = tracer.now_us()
+    try:
+        result = fn(*args)
+    except StatusError as exc:
+        result = on_error(record_failure(c_name, exc, aclnn=aclnn))
+    status = result[-1] if isinstance(result, tuple) and result and isinstance(result[-1], int) else result
+    tracer.api(c_name, args, status if isinstance(status, int) else None, start)
+    tracer.attach_devices()
+    return result
 
 
 def acl_api(c_name: str, py_name: str, *, fail: tuple[object, ...] = ()) -> Callable[[F], F]:

@@ -1,24 +1,155 @@
-"""``opbase-emu``: the command line (demo now; trace, leaks and config check follow)."""
+"""``opbase-emu``: demo, trace, leaks and config check.
+
+- ``demo`` runs the canonical lifecycle on the simulated NPU with an annotated timeline.
+- ``trace SCRIPT -o trace.json`` runs a script with the lifecycle trace on and writes Chrome Trace
+  Event JSON (Perfetto / chrome://tracing), optionally the text timeline and an SVG picture.
+- ``leaks SCRIPT`` runs a script and prints the leak report; exit 0 when clean, 23 when leaked.
+- ``config check FILE`` validates an acl.json and says what aclInit and InitSystemConfig decide.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import runpy
 import sys
+import threading
+import time
 from collections.abc import Sequence
+from pathlib import Path
 
-from emulator.config import Settings, configure_logging
+from emulator import process
+from emulator.config import AclConfig, Settings, configure_logging
 from emulator.demo import run_demo
+from emulator.engine.system import init_system_config
+from emulator.leaks import LEAK_EXIT_CODE, leak_report
+from emulator.trace import start_trace, stop_trace
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _run_script(script: str, script_args: Sequence[str]) -> int:
+    """Run a user script as __main__ in this process; its SystemExit code is returned."""
+    argv = sys.argv
+    sys.argv = [script, *script_args]
+    sys.path.insert(0, str(Path(script).resolve().parent))
+    try:
+        runpy.run_path(script, run_name="__main__")
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        sys.argv = argv
+        sys.path.pop(0)
+    return 0
+
+
+def _progress(stop: threading.Event) -> None:
+    """Every second on a long script: how many calls ran so far (stderr)."""
+    while not stop.wait(1.0):
+        tracer = process.current().tracer
+        if tracer is not None:
+            calls = sum(1 for e in tracer.events if e.kind == "api")
+            print(f"\r  ... {calls} calls traced", end="", file=sys.stderr, flush=True)
+
+
+def cmd_trace(args: argparse.Namespace) -> int:
+    tracer = start_trace()
+    stop = threading.Event()
+    if args.progress:
+        threading.Thread(target=_progress, args=(stop,), daemon=True).start()
+    try:
+        code = _run_script(args.script, args.args)
+    finally:
+        stop.set()
+        stop_trace()
+    tracer.write_chrome(args.output)
+    calls = sum(1 for e in tracer.events if e.kind == "api")
+    tasks = sum(1 for e in tracer.events if e.kind == "task")
+    print(f"opbase-emu trace: {calls} calls, {tasks} device tasks -> {args.output} (open in Perfetto)", file=sys.stderr)
+    if args.text:
+        Path(args.text).write_text(tracer.text() + "\n")
+    if args.svg:
+        Path(args.svg).write_text(tracer.svg())
+    return code
+
+
+def cmd_leaks(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    code = _run_script(args.script, args.args)
+    report = leak_report()
+    print(report.render())
+    print(f"(script exit code {code}, {time.perf_counter() - started:.2f} s)", file=sys.stderr)
+    return LEAK_EXIT_CODE if report else 0
+
+
+def cmd_config_check(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if text.strip() else {}
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{path}: aclInit would return 100003 (ACL_ERROR_INVALID_FILE): {exc}")
+        return 1
+    except json.JSONDecodeError as exc:
+        print(f"{path}: aclInit would return 100006 (ACL_ERROR_PARSE_FILE): {exc}")
+        debug, reason = init_system_config(str(path), None)
+        print(f"aclnnInit: debug kernels {'on' if debug else 'off'} ({reason}); aclnnInit still returns 0")
+        return 1
+    ok = True
+    if not isinstance(data, dict):
+        print(f"{path}: the top level must be an object (aclInit: 100006)")
+        return 1
+    mode = data.get("err_msg_mode", "0")
+    if mode not in ("0", "1"):
+        print(f'err_msg_mode {mode!r}: aclInit would return 100000 (expected "0" or "1")')
+        ok = False
+    config = AclConfig.model_validate({k: v for k, v in data.items() if k != "err_msg_mode"})
+    print(f"aclInit: err_msg_mode {mode!r} ({'process-wide' if mode == '1' else 'per-thread'} error messages)")
+    if config.default_device and config.default_device.default_device is not None:
+        print(f"aclInit: default device {config.default_device.default_device}")
+    if isinstance(data.get("dump"), dict):
+        print(f"aclInit: dump enabled, path {data['dump'].get('dump_path')!r} (aclDumpOpTensors writes there)")
+    extra = sorted(set(data) - {"err_msg_mode", "defaultDevice", "dump", "op_debug_config"})
+    if extra:
+        print(f"ignored keys (the real parsers ignore them too): {', '.join(extra)}")
+    debug, reason = init_system_config(str(path), os.environ.get("NPU_COLLECT_PATH"))
+    print(f"aclnnInit: debug kernels {'on' if debug else 'off'} ({reason}); aclnnInit returns 0")
+    return 0 if ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="opbase-emu", description="CANN opbase / ACL runtime emulator")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("demo", help="run the lifecycle on the simulated NPU and show what each step does")
-    args = parser.parse_args(argv)
+    trace = commands.add_parser("trace", help="run a script and write its lifecycle as a Chrome trace")
+    trace.add_argument("script")
+    trace.add_argument("-o", "--output", default="trace.json")
+    trace.add_argument("--text", help="also write the text timeline to this file")
+    trace.add_argument("--svg", help="also write an SVG picture of the lanes to this file")
+    trace.add_argument("--progress", action="store_true", help="print a call counter while the script runs")
+    leaks = commands.add_parser("leaks", help="run a script and report what it left alive (exit 23 if anything)")
+    leaks.add_argument("script")
+    config = commands.add_parser("config", help="configuration tools")
+    config_commands = config.add_subparsers(dest="config_command", required=True)
+    check = config_commands.add_parser("check", help="validate an acl.json and say what it decides")
+    check.add_argument("file")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args, rest = build_parser().parse_known_args(argv)
+    if rest and args.command not in ("trace", "leaks"):
+        build_parser().error(f"unrecognized arguments: {' '.join(rest)}")
+    args.args = rest  # the script's own arguments (options the tool does not know go to the script)
     configure_logging(Settings.from_env())
     if args.command == "demo":
         steps = run_demo(sys.stdout)
         return 0 if all(s.status == 0 for s in steps) else 1
+    if args.command == "trace":
+        return cmd_trace(args)
+    if args.command == "leaks":
+        return cmd_leaks(args)
+    if args.command == "config":
+        return cmd_config_check(args)
     return 2
 
 

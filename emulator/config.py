@@ -80,6 +80,9 @@ class Settings(BaseModel):
     strict: bool = False  # undefined uses raise instead of being reported
     block_workers: int = 1  # host threads that run the SPMD blocks of one large kernel
     shape_only: bool = False  # phase 1 only: phase 2 launches nothing (fast dry runs of big programs)
+    tracking: bool = True  # the live-resource registry (creation sites, leak reports)
+    leak_check_at_exit: bool = False  # OPBASE_EMU_LEAK_CHECK=1: report leaks when the process exits
+    suppressions: Path | None = None  # OPBASE_EMU_LEAK_SUPPRESSIONS: a file of leak patterns
     # op packages (spec/kernels-and-packages.md section 2): None = the package shipped in kernels/opp
     opp_path: Path | None = None
     custom_opp_paths: tuple[str, ...] = ()
@@ -113,6 +116,9 @@ class Settings(BaseModel):
             eager=env.get("OPBASE_EMU_EAGER", "0") == "1",
             strict=env.get("OPBASE_EMU_STRICT", "0") == "1",
             shape_only=env.get("OPBASE_EMU_SHAPE_ONLY", "0") == "1",
+            tracking=env.get("OPBASE_EMU_TRACKING", "1") != "0",
+            leak_check_at_exit=env.get("OPBASE_EMU_LEAK_CHECK", "0") == "1",
+            suppressions=Path(env["OPBASE_EMU_LEAK_SUPPRESSIONS"]) if env.get("OPBASE_EMU_LEAK_SUPPRESSIONS") else None,
             block_workers=_int_or(env.get("OPBASE_EMU_BLOCK_THREADS"), os.cpu_count() or 1, 1, 256),
             opp_path=Path(env["ASCEND_OPP_PATH"]) if env.get("ASCEND_OPP_PATH") else None,
             custom_opp_paths=tuple(p for p in env.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if p),

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from emulator.config import AclConfig, Settings, configure_logging
 from emulator.engine.system import AclnnState
@@ -42,12 +42,13 @@ class EmulatedProcess:
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings if settings is not None else Settings.from_env()
         configure_logging(self.settings)
-        self.registry = Registry()
+        self.registry = Registry(enabled=self.settings.tracking)
         self.errors = ErrorManager()
         self.acl = AclState()
         self.runtime = Runtime(self.settings, self.registry)
         self.lock = threading.RLock()
         self.strict = self.settings.strict
+        self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
         self.diagnostics: list[Diagnostic] = []
         self.aclnn = AclnnState(self.settings, registry=self.registry, soc_version=self.runtime.soc.soc_version)
         # what a successful aclFinalize runs first: aclnnFinalize's steps (spec lifecycle.md 5.6)
@@ -69,6 +70,12 @@ def current() -> EmulatedProcess:
         with _current_lock:
             if _current is None:
                 _current = EmulatedProcess()
+                if _current.settings.leak_check_at_exit:
+                    import atexit
+
+                    from emulator.leaks import exit_check  # leaks reads the process: imported only when asked
+
+                    atexit.register(exit_check, _current)
             process = _current
     return process
 

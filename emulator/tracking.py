@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections import Counter, OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType, FrameType
@@ -96,7 +97,9 @@ class Resource:
 class Registry:
     """Live resources by (kind, key); counts of everything created and released."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, enabled: bool = True) -> None:
+        self.enabled = enabled  # OPBASE_EMU_TRACKING=0 turns registration (and site capture) off
+        self.listeners: list[Callable[[str, Resource], None]] = []  # the trace hooks in here
         self._live: dict[tuple[str, int], Resource] = {}
         self._graveyard: OrderedDict[tuple[str, int], Resource] = OrderedDict()
         self.created: Counter[str] = Counter()
@@ -113,15 +116,21 @@ class Registry:
         tag: str | None = None,
         owner: tuple[str, int] | None = None,
         **detail: object,
-    ) -> Resource:
+    ) -> Resource | None:
+        if not self.enabled:
+            return None
         res = Resource(kind, key, capture_site(2), threading.get_ident(), size, device, tag, owner, detail)
         with self._lock:
             self._live[(kind, key)] = res
             self._graveyard.pop((kind, key), None)
             self.created[kind] += 1
+        for listener in self.listeners:
+            listener("created", res)
         return res
 
     def remove(self, kind: str, key: int) -> Resource | None:
+        if not self.enabled:
+            return None
         with self._lock:
             res = self._live.pop((kind, key), None)
             if res is None:
@@ -131,6 +140,8 @@ class Registry:
             self._graveyard[(kind, key)] = res
             if len(self._graveyard) > GRAVEYARD_SIZE:
                 self._graveyard.popitem(last=False)
+        for listener in self.listeners:
+            listener("released", res)
         return res
 
     def get(self, kind: str, key: int) -> Resource | None:

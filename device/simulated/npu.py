@@ -78,6 +78,11 @@ class SimulatedNpu:
         self._log = log.bind(device=device_id)
 
     @property
+    def task_listeners(self) -> list[Callable[[StreamId, str, float, float], None]]:
+        """Observers of finished tasks (the lifecycle trace's device lanes)."""
+        return self.scheduler.task_listeners
+
+    @property
     def eager(self) -> bool:
         return self.scheduler.eager
 

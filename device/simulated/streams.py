@@ -82,6 +82,8 @@ class Scheduler:
 
     def __init__(self, *, device_id: int, max_streams: int, max_events: int, eager: bool = False) -> None:
         self.eager = eager
+        # called after each task ran: (stream, task name, simulated start us, simulated duration us)
+        self.task_listeners: list[Callable[[StreamId, str, float, float], None]] = []
         self.max_streams = max_streams
         self.max_events = max_events
         self._streams: dict[StreamId, Stream] = {}
@@ -163,6 +165,8 @@ class Scheduler:
                     st.error = exc
             st.clock_us = start + task.duration_us
             st.done_seq = task.seq
+            for listener in self.task_listeners:
+                listener(st.sid, task.name, start, task.duration_us)
 
     def pending_duration_us(self, st: Stream, upto_seq: int | None = None) -> float:
         total = 0.0

@@ -17,6 +17,7 @@ from emulator.acl import constants, rt, util
 from emulator.boundary import acl_api
 from emulator.config import AclConfig
 from emulator.errors import AclConfigDiffers, AclInvalidValue, InvalidFile, ParseFile, RepeatFinalize, RepeatInitialize
+from emulator.leaks import warn_at
 from emulator.status import AclError
 
 ACL_VERSION = (1, 17, 0)
@@ -84,6 +85,7 @@ def init(config_path: str = "") -> int:
 
 
 def _finalize(proc: process.EmulatedProcess) -> None:
+    warn_at("aclFinalize", proc)
     for hook in list(proc.finalize_hooks):
         hook()
     proc.acl.finalized = True

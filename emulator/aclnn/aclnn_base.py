@@ -13,6 +13,7 @@ import structlog
 from emulator import process
 from emulator.cface import aclnn_api
 from emulator.engine.system import init_system_config
+from emulator.leaks import warn_at
 from emulator.status import AclnnStatus
 
 log = structlog.get_logger(logger_name="emulator.aclnn")
@@ -52,5 +53,6 @@ def aclnnFinalize() -> int:
         log.warning("aclnn.lifecycle", api="aclnnFinalize", problem="called again", rule=ONCE_RULE)
     elif not state.init_calls:
         log.warning("aclnn.lifecycle", api="aclnnFinalize", problem="called without aclnnInit", rule=ONCE_RULE)
+    warn_at("aclnnFinalize")
     state.finalize()
     return AclnnStatus.ACLNN_SUCCESS

@@ -1,0 +1,191 @@
+"""Leak reports over the live-resource registry, in the style of LeakSanitizer and compute-sanitizer.
+
+Every resource still alive is reported with its kind, size, address and the file:line (plus a
+short stack) in the user's code that created it, grouped by layer. Members of a leaked list are
+*indirect* leaks (destroying the list would have freed them); everything else is *direct*. Caches
+that are not leaks — tiling-parse contexts before aclnnFinalize — are counted apart. Suppressions
+come from a file of patterns (``leak:<glob>`` matched against each stack frame ``file:line in
+function``, or ``kind:<kind>``), and are counted in the summary.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import structlog
+
+from emulator import process
+from emulator.process import EmulatedProcess
+from emulator.tracking import Resource
+
+LAYERS: dict[str, tuple[str, ...]] = {
+    "runtime (acl.rt)": ("device", "context", "stream", "event", "device_memory", "host_memory"),
+    "aclnn objects": ("tensor", "scalar", "int_array", "float_array", "bool_array", "tensor_list", "scalar_list"),
+    "op engine": ("executor", "aicpu_task_space", "aicpu_task"),
+}
+CACHE_KINDS = frozenset({"tiling_parse"})
+LEAK_EXIT_CODE = 23
+
+log = structlog.get_logger(logger_name="emulator.leaks")
+
+
+@dataclass(frozen=True)
+class Suppressions:
+    patterns: tuple[str, ...] = ()
+    kinds: frozenset[str] = frozenset()
+
+    @classmethod
+    def from_file(cls, path: Path | None) -> Suppressions:
+        if path is None or not path.is_file():
+            return cls()
+        patterns, kinds = [], set()
+        for raw in path.read_text().splitlines():
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            prefix, _, value = line.partition(":")
+            if prefix == "kind":
+                kinds.add(value.strip())
+            elif prefix == "leak":
+                patterns.append(value.strip())
+        return cls(tuple(patterns), frozenset(kinds))
+
+    def matches(self, res: Resource) -> bool:
+        if res.kind in self.kinds:
+            return True
+        frames = [str(f) for f in res.site.stack]
+        return any(fnmatch.fnmatch(frame, f"*{pattern}*") for pattern in self.patterns for frame in frames)
+
+
+@dataclass
+class LeakReport:
+    direct: list[Resource] = field(default_factory=list)
+    indirect: list[Resource] = field(default_factory=list)
+    suppressed: list[Resource] = field(default_factory=list)
+    caches: list[Resource] = field(default_factory=list)
+    created: int = 0
+
+    @property
+    def leaked(self) -> list[Resource]:
+        return self.direct + self.indirect
+
+    def __bool__(self) -> bool:
+        return bool(self.leaked)
+
+    @property
+    def device_bytes(self) -> int:
+        return sum(r.size or 0 for r in self.leaked if r.kind == "device_memory")
+
+    def summary(self) -> str:
+        if not self.leaked:
+            text = f"SUMMARY: opbase-emu: no leaks ({self.created} resources created, all released)"
+        else:
+            text = (
+                f"SUMMARY: opbase-emu: {len(self.leaked)} resource(s) leaked "
+                f"({len(self.direct)} direct, {len(self.indirect)} indirect); "
+                f"{self.device_bytes} byte(s) of device memory"
+            )
+        if self.suppressed:
+            text += f"; {len(self.suppressed)} suppressed"
+        return text
+
+    def render(self) -> str:
+        lines: list[str] = []
+        if self.leaked:
+            lines.append("==opbase-emu== ERROR: LeakSanitizer-style report: resources still alive")
+        for layer, kinds in LAYERS.items():
+            group = [r for r in self.leaked if r.kind in kinds]
+            if not group:
+                continue
+            lines.append(f"-- {layer}: {len(group)}")
+            for res in sorted(group, key=lambda r: kinds.index(r.kind)):
+                lines.extend(_describe(res, indirect=res in self.indirect))
+        others = [r for r in self.leaked if not any(r.kind in k for k in LAYERS.values())]
+        for res in others:
+            lines.extend(_describe(res, indirect=res in self.indirect))
+        if self.caches:
+            lines.append(f"-- caches (not leaks): {len(self.caches)} tiling-parse context(s)")
+        lines.append(self.summary())
+        return "\n".join(lines)
+
+
+def _describe(res: Resource, *, indirect: bool) -> list[str]:
+    what = res.kind.replace("_", " ")
+    size = f" {res.size} byte(s)" if res.size is not None else ""
+    tag = f" [{res.tag}]" if res.tag else ""
+    how = "Indirect leak" if indirect else "Direct leak"
+    owner = f" (member of {res.owner[0].replace('_', ' ')} {res.owner[1]:#x})" if res.owner else ""
+    out = [f"{how} of {what}{size} at {res.key:#x}{tag}{owner}, created at:"]
+    out.extend(f"    #{i} {frame}" for i, frame in enumerate(res.site.stack))
+    return out
+
+
+def leak_report(
+    proc: EmulatedProcess | None = None,
+    *,
+    since: Iterable[tuple[str, int]] = (),
+    suppressions: Suppressions | None = None,
+) -> LeakReport:
+    """What is alive now (ignoring what was alive in ``since``), sorted into direct, indirect, suppressed."""
+    proc = proc or process.current()
+    baseline = set(since)
+    rules = suppressions if suppressions is not None else Suppressions.from_file(proc.settings.suppressions)
+    report = LeakReport(created=sum(proc.registry.created.values()))
+    live = [r for r in proc.registry.live() if (r.kind, r.key) not in baseline]
+    live_keys = {(r.kind, r.key) for r in live}
+    for res in live:
+        if res.kind in CACHE_KINDS:
+            report.caches.append(res)
+        elif rules.matches(res):
+            report.suppressed.append(res)
+        elif res.owner is not None and res.owner in live_keys:
+            report.indirect.append(res)
+        else:
+            report.direct.append(res)
+    return report
+
+
+def snapshot(proc: EmulatedProcess | None = None) -> set[tuple[str, int]]:
+    proc = proc or process.current()
+    return {(r.kind, r.key) for r in proc.registry.live()}
+
+
+# -- when reports run ----------------------------------------------------------------------------
+STAGE_KINDS = {
+    # what the real stack would leak once this call has run (objects it never frees for you)
+    "aclnnFinalize": LAYERS["aclnn objects"] + ("executor",),
+    "aclFinalize": LAYERS["runtime (acl.rt)"],
+}
+
+
+def warn_at(stage: str, proc: EmulatedProcess | None = None) -> int:
+    """Log a warning naming what is still alive at ``stage`` and would leak on a card; returns the count."""
+    proc = proc or process.current()
+    kinds = STAGE_KINDS[stage]
+    alive = [r for r in proc.registry.live() if r.kind in kinds]
+    if alive:
+        first = alive[0]
+        log.warning(
+            "leaks.alive_at_finalize",
+            stage=stage,
+            count=len(alive),
+            kinds=sorted({r.kind for r in alive}),
+            first=f"{first.kind} created at {first.site}",
+        )
+    return len(alive)
+
+
+def exit_check(proc: EmulatedProcess) -> None:
+    """The OPBASE_EMU_LEAK_CHECK=1 hook: print the report at exit; a leak ends the process with code 23."""
+    import os
+    import sys
+
+    report = leak_report(proc)
+    print(report.render(), file=sys.stderr)
+    if report:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(LEAK_EXIT_CODE)

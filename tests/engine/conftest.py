@@ -1,0 +1,181 @@
+"""Fixtures for the op-engine tests: an initialised NPU with tensor helpers, and custom op packages.
+
+``npu`` runs the canonical start (acl.init, set_device(0), create_stream, aclnnInit(None)) in the
+test's fresh process and yields an ``Npu``: the stream plus helpers for malloc + copy-in +
+aclCreateTensor (optionally with explicit strides, view offset and storage shape) and for copying
+device memory back. ``npu_with(*impls, config=None, **settings)`` starts a fresh process with the
+given ``Settings`` and, when ``impls`` are given, a custom op package describing them (the real
+on-disk format, produced with ``kernels.build_opp``'s writers) loaded through
+``ASCEND_CUSTOM_OPP_PATH`` next to the shipped built-in package. ``Npu.single_kernel_l2`` builds a
+minimal L2 API (phase 1 + phase 2) around one AI Core op.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from emulator import acl, aclnn, process
+from emulator.config import Settings
+from emulator.engine.opp import soc_directory
+from emulator.errors import AclnnInnerNullptr
+from emulator.meta.objects import aclTensor
+from emulator.opdev import OP_INPUT, OP_OUTPUT, OpImpl, add_to_launcher_list_aicore, create_executor, l2_phase1
+from emulator.opdev import l2_phase2 as make_phase2
+from kernels.build_opp import IMPL, bin_entry, kernel_json, op_file, ops_info_entry
+
+H2D = 1
+D2H = 2
+
+
+@dataclass
+class DeviceTensor:
+    """An aclTensor over device memory at ``ptr`` holding ``storage`` (the whole storage, as a host array)."""
+
+    tensor: aclTensor
+    ptr: int
+    storage: np.ndarray
+
+    def read(self) -> np.ndarray:
+        """The current storage contents, with the storage's shape and dtype."""
+        return Npu.read(self.ptr, self.storage.shape, self.storage.dtype)
+
+
+class Npu:
+    """The initialised device of a test: its stream and the usual host-side chores."""
+
+    def __init__(self, config: str | None = None) -> None:
+        assert acl.init() == 0
+        assert acl.rt.set_device(0) == 0
+        stream, ret = acl.rt.create_stream()
+        assert ret == 0
+        assert aclnn.aclnnInit(config) == 0
+        self.stream: int = stream
+
+    @staticmethod
+    def malloc(nbytes: int) -> int:
+        ptr, ret = acl.rt.malloc(max(nbytes, 1), 0)
+        assert ret == 0
+        return ptr
+
+    @staticmethod
+    def upload(ptr: int, host: np.ndarray) -> None:
+        host = np.ascontiguousarray(host)
+        if host.nbytes:
+            assert acl.rt.memcpy(ptr, host.nbytes, host.ctypes.data, host.nbytes, H2D) == 0
+
+    @staticmethod
+    def read(ptr: int, shape: Sequence[int] | int, dtype: Any) -> np.ndarray:
+        """``prod(shape)`` elements of ``dtype`` copied back from device address ``ptr``."""
+        out = np.empty(shape, dtype=dtype)
+        if out.nbytes:
+            assert acl.rt.memcpy(out.ctypes.data, out.nbytes, ptr, out.nbytes, D2H) == 0
+        return out
+
+    def tensor(
+        self,
+        storage: np.ndarray,
+        dtype: int,
+        *,
+        shape: Sequence[int] | None = None,
+        strides: Sequence[int] | None = None,
+        offset: int = 0,
+    ) -> DeviceTensor:
+        """malloc + copy ``storage`` in + aclCreateTensor; the view defaults to the whole contiguous storage."""
+        storage = np.ascontiguousarray(storage)
+        ptr = self.malloc(storage.nbytes)
+        self.upload(ptr, storage)
+        view = list(storage.shape) if shape is None else list(shape)
+        if strides is None:
+            strides = [s // storage.itemsize for s in np.empty(view, dtype=storage.dtype).strides]
+        dims = list(storage.shape)
+        tensor = aclnn.aclCreateTensor(view, len(view), dtype, list(strides), offset, aclnn.ACL_FORMAT_ND, dims,
+                                       len(dims), ptr)  # fmt: skip
+        assert tensor is not None
+        return DeviceTensor(tensor, ptr, storage)
+
+    def sync(self) -> int:
+        return acl.rt.synchronize_stream(self.stream)
+
+    def run(self, phase2: Callable[..., int], workspace_size: int, executor: object) -> int:
+        """Phase 2 with a fresh workspace of the asked size, then a synchronize that must succeed."""
+        workspace = self.malloc(workspace_size) if workspace_size else 0
+        status = phase2(workspace, workspace_size, executor, self.stream)
+        assert self.sync() == 0
+        return status
+
+    @staticmethod
+    def single_kernel_l2(api: str, impl: OpImpl, statuses: list[int] | None = None) -> tuple[Callable, Callable]:
+        """A minimal L2 API ``(x, out)`` whose only L0 step launches ``impl`` on AI Core from x into out.
+
+        ``statuses`` collects what add_to_launcher_list_aicore returned; a failed step makes the L2
+        return 561103, as a real L2 does when its L0 call returns null.
+        """
+
+        @l2_phase1(api)
+        def phase1(x: aclTensor | None, out: aclTensor | None) -> tuple[int, Any, int]:
+            with create_executor() as unique:
+                executor = unique.get()
+                status = add_to_launcher_list_aicore(executor, impl, OP_INPUT(x), OP_OUTPUT(out))
+                if statuses is not None:
+                    statuses.append(status)
+                if status != 0:
+                    raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+                return unique.release(executor.get_workspace_size())
+
+        return phase1, make_phase2(api)
+
+
+@pytest.fixture
+def npu(emu: process.EmulatedProcess) -> Npu:
+    """The test's process with a device, a stream and aclnn initialised."""
+    return Npu()
+
+
+def write_package(root: Path, impls: Sequence[OpImpl], socdir: str) -> Path:
+    """A custom op package under ``root`` (``op_impl/ai_core/tbe/...``) describing ``impls``' binaries."""
+    impl_dir = root / IMPL.relative_to("built-in")
+    files: dict[Path, Any] = {}
+    ops_info = {impl.op_type: ops_info_entry(impl, socdir) for impl in impls}
+    files[impl_dir / "config" / socdir / f"aic-{socdir}-ops-info.json"] = ops_info
+    for impl in impls:
+        entries = []
+        for spec in impl.bins:
+            entry, name = bin_entry(impl, spec, socdir)
+            entries.append(entry)
+            files[impl_dir / "kernel" / socdir / op_file(impl.op_type) / f"{name}.json"] = kernel_json(
+                impl, name, entry
+            )
+        files[impl_dir / "kernel" / "config" / socdir / f"{op_file(impl.op_type)}.json"] = {"binList": entries}
+    for path, data in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=1))
+    return root
+
+
+@pytest.fixture
+def npu_with(tmp_path: Path) -> Iterator[Callable[..., Npu]]:
+    """``start(*impls, config=None, **settings)``: a fresh process with ``Settings(**settings)`` and a custom
+    package of ``impls``, initialised like ``npu`` (``config``: aclnnInit's JSON, written to a file)."""
+    with ExitStack() as stack:
+
+        def start(*impls: OpImpl, config: dict[str, Any] | None = None, **settings: Any) -> Npu:
+            fields: dict[str, Any] = {"log_dir": tmp_path / "log", **settings}
+            if impls:
+                socdir = soc_directory(process.current().runtime.soc.soc_version)
+                fields["custom_opp_paths"] = (str(write_package(tmp_path / "custom_opp", impls, socdir)),)
+            stack.enter_context(process.fresh(Settings(**fields)))
+            path = None
+            if config is not None:
+                path = tmp_path / "aclnn.json"
+                path.write_text(json.dumps(config))
+            return Npu(str(path) if path is not None else None)
+
+        yield start

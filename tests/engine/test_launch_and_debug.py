@@ -1,0 +1,227 @@
+"""Kernel launches: SPMD blocks, wrong tilings, UB overflow, debug-kernel mode and shape-only runs.
+
+spec/kernels-and-packages.md section 10 (a launch runs the op's kernel with the block dim its
+tiling chose), lifecycle.md sections 3-4 (the debug-kernel switch of aclnnInit's config), and the
+device model: new device memory is poisoned (0xFF), a block that declares more unified buffer than
+the SoC has fails like an AI Core exception, and in debug-kernel mode prints reach the log, buffer
+slices are bounds-checked and non-finite float outputs are reported at the next synchronize.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from structlog.testing import capture_logs
+
+from device.interface import BlockContext
+from emulator import aclnn, process
+from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult
+
+DEBUG_ON = {"op_debug_config": {"enable_debug_kernel": "on"}}
+AICORE_EXCEPTION = 507015
+AICORE_OVERFLOW = 207003
+N = 64
+
+
+class RangeTiling(ctypes.Structure):
+    """The tiling data of the test ops: element count and elements per block."""
+
+    _fields_ = [("total", ctypes.c_int64), ("per_block", ctypes.c_int64)]
+
+
+def block_tiling(blocks: int, per_block: int | None = None, ub_bytes: int = 0) -> Callable[[TilingContext], Any]:
+    """A tiling function declaring ``blocks`` blocks of ``per_block`` elements (default: an even split)."""
+
+    def tiling(ctx: TilingContext) -> TilingResult:
+        out = ctx.outputs[0]
+        assert out is not None
+        per = per_block if per_block is not None else -(-out.numel // blocks)
+        data = RangeTiling(total=out.numel, per_block=per)
+        return TilingResult(tiling_key=0, block_dim=blocks, data=data, ub_bytes_per_block=ub_bytes)
+
+    return tiling
+
+
+def block_slice(ctx: BlockContext) -> tuple[int, int]:
+    data = RangeTiling.from_buffer_copy(ctx.tiling)
+    lo = ctx.block_idx * data.per_block
+    return lo, min(lo + data.per_block, data.total)
+
+
+def make_op(kernel: Callable[..., None], tiling: Callable[[TilingContext], Any]) -> OpImpl:
+    return OpImpl("EmuTestDouble", kernel, tiling, bins=(BinSpec(("float",), ("float",)),))
+
+
+def double_kernel(seen: list[tuple[int, int]]) -> Callable[..., None]:
+    """y = 2 x over the block's range; records (block_idx, block_dim) of every block that ran."""
+
+    def kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+        seen.append((ctx.block_idx, ctx.block_dim))
+        lo, hi = block_slice(ctx)
+        y.view(np.float32)[lo:hi] = x.view(np.float32)[lo:hi] * 2
+
+    return kernel
+
+
+def nan_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+    lo, hi = block_slice(ctx)
+    y.view(np.float32)[lo:hi] = np.nan
+
+
+def printf_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+    lo, hi = block_slice(ctx)
+    ctx.printf(f"range {lo}:{hi}")
+    y.view(np.float32)[lo:hi] = x.view(np.float32)[lo:hi]
+
+
+def overrun_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+    """Copies x to y but slices 8 elements past the end of both buffers (numpy alone would clip)."""
+    lo, hi = block_slice(ctx)
+    y.view(np.float32)[lo : hi + 8] = x.view(np.float32)[lo : hi + 8]
+
+
+def launch(start: Callable[..., Any], impl: OpImpl, *, fresh_out: bool = True, **kwargs: Any) -> tuple[int, int, Callable[..., np.ndarray]]:
+    """Start a process with ``impl`` in a custom package, run its L2 once.
+
+    Returns the phase-2 status, the synchronize status and ``read(dtype, offset=0)`` of the output buffer.
+    """
+    npu = start(impl, **kwargs)
+    phase1, phase2 = npu.single_kernel_l2("aclnnEmuTestDouble", impl)
+    x = npu.tensor(np.arange(N, dtype=np.float32), aclnn.ACL_FLOAT)
+    if fresh_out:  # never written by the host: the device's poison until a kernel writes it
+        out_ptr = npu.malloc(N * 4)
+        out = aclnn.aclCreateTensor([N], 1, aclnn.ACL_FLOAT, [1], 0, aclnn.ACL_FORMAT_ND, [N], 1, out_ptr)
+    else:
+        dev = npu.tensor(np.zeros(N, np.float32), aclnn.ACL_FLOAT)
+        out, out_ptr = dev.tensor, dev.ptr
+    ws, executor, ret = phase1(x.tensor, out)
+    assert (ws, ret) == (0, 0)
+    status = phase2(0, 0, executor, npu.stream)
+    sync = npu.sync()
+
+    def read(dtype: Any = np.float32, offset: int = 0) -> np.ndarray:
+        return npu.read(out_ptr + offset, (N * 4 - offset) // np.dtype(dtype).itemsize, dtype)
+
+    return status, sync, read
+
+
+def test_spmd_kernel_runs_once_per_block(npu_with: Callable[..., Any]) -> None:
+    """A tiling declaring block dim 4 runs the kernel four times, blocks 0..3, and covers the output."""
+    seen: list[tuple[int, int]] = []
+    status, sync, read = launch(npu_with, make_op(double_kernel(seen), block_tiling(4)))
+    assert (status, sync) == (0, 0)
+    assert sorted(seen) == [(0, 4), (1, 4), (2, 4), (3, 4)]
+    np.testing.assert_array_equal(read(), np.arange(N, dtype=np.float32) * 2)
+
+
+def test_under_covering_tiling_leaves_poison(npu_with: Callable[..., Any]) -> None:
+    """A tiling whose blocks cover only half the output leaves the rest as device poison (0xFF, NaN)."""
+    seen: list[tuple[int, int]] = []
+    status, sync, read = launch(npu_with, make_op(double_kernel(seen), block_tiling(2, per_block=N // 4)))
+    assert (status, sync) == (0, 0)  # a wrong result, not an error, as on a card
+    got = read()
+    np.testing.assert_array_equal(got[: N // 2], np.arange(N // 2, dtype=np.float32) * 2)
+    assert np.isnan(got[N // 2 :]).all()
+    assert (read(np.uint8, offset=N * 2) == 0xFF).all()
+
+
+def test_ub_overflow_fails_at_synchronize(npu_with: Callable[..., Any]) -> None:
+    """A block declaring more unified buffer than the SoC has makes the next synchronize return 507015."""
+    ub_size = process.current().runtime.soc.ub_size
+    seen: list[tuple[int, int]] = []
+    impl = make_op(double_kernel(seen), block_tiling(2, ub_bytes=ub_size + 1))
+    status, sync, _ = launch(npu_with, impl)
+    assert status == 0  # the launch is queued; the failure surfaces when the stream runs
+    assert sync == AICORE_EXCEPTION
+    assert seen == []
+
+
+def test_ub_at_the_limit_is_fine(npu_with: Callable[..., Any]) -> None:
+    """A block using exactly the SoC's unified buffer runs."""
+    ub_size = process.current().runtime.soc.ub_size
+    seen: list[tuple[int, int]] = []
+    status, sync, _ = launch(npu_with, make_op(double_kernel(seen), block_tiling(2, ub_bytes=ub_size)))
+    assert (status, sync) == (0, 0)
+    assert len(seen) == 2
+
+
+def test_debug_kernel_reports_non_finite_output(npu_with: Callable[..., Any]) -> None:
+    """In debug-kernel mode a kernel writing NaN makes synchronize return 207003 and logs kernel.non_finite."""
+    with capture_logs() as logs:
+        status, sync, _ = launch(npu_with, make_op(nan_kernel, block_tiling(2)), config=DEBUG_ON)
+    assert process.current().aclnn.debug_kernel
+    assert status == 0
+    assert sync == AICORE_OVERFLOW
+    events = [e for e in logs if e["event"] == "kernel.non_finite"]
+    assert len(events) == 1
+    assert events[0]["elements"] == N
+
+
+def test_non_finite_output_is_silent_without_debug(npu_with: Callable[..., Any]) -> None:
+    """Without debug-kernel mode the same NaN-writing kernel succeeds and its NaN output stands."""
+    with capture_logs() as logs:
+        status, sync, read = launch(npu_with, make_op(nan_kernel, block_tiling(2)), fresh_out=False)
+    assert not process.current().aclnn.debug_kernel
+    assert (status, sync) == (0, 0)
+    assert np.isnan(read()).all()
+    assert not [e for e in logs if e["event"] == "kernel.non_finite"]
+
+
+def test_debug_kernel_printf_reaches_the_log(npu_with: Callable[..., Any]) -> None:
+    """In debug-kernel mode each block's ctx.printf line is logged as kernel.printf."""
+    with capture_logs() as logs:
+        status, sync, _ = launch(npu_with, make_op(printf_kernel, block_tiling(2)), config=DEBUG_ON)
+    assert (status, sync) == (0, 0)
+    texts = sorted(e["text"] for e in logs if e["event"] == "kernel.printf")
+    assert texts == [f"[block 0/2] range 0:{N // 2}", f"[block 1/2] range {N // 2}:{N}"]
+    assert {e["kernel"] for e in logs if e["event"] == "kernel.printf"} == {"EmuTestDouble"}
+
+
+def test_printf_is_dropped_without_debug(npu_with: Callable[..., Any]) -> None:
+    """Without debug-kernel mode kernel prints go nowhere."""
+    with capture_logs() as logs:
+        status, sync, _ = launch(npu_with, make_op(printf_kernel, block_tiling(2)))
+    assert (status, sync) == (0, 0)
+    assert not [e for e in logs if e["event"] == "kernel.printf"]
+
+
+def test_debug_kernel_out_of_bounds_slice_fails(npu_with: Callable[..., Any]) -> None:
+    """In debug-kernel mode a slice past the end of a buffer raises: synchronize returns 507015."""
+    status, sync, _ = launch(npu_with, make_op(overrun_kernel, block_tiling(2)), config=DEBUG_ON)
+    assert status == 0
+    assert sync == AICORE_EXCEPTION
+
+
+def test_out_of_bounds_slice_goes_unnoticed_without_debug(npu_with: Callable[..., Any]) -> None:
+    """Without debug-kernel mode the overrunning slice is clipped and the run succeeds."""
+    status, sync, read = launch(npu_with, make_op(overrun_kernel, block_tiling(2)), fresh_out=False)
+    assert (status, sync) == (0, 0)
+    np.testing.assert_array_equal(read(), np.arange(N, dtype=np.float32))
+
+
+@pytest.mark.parametrize("config", [None, {"op_debug_config": {"enable_debug_kernel": "ON"}}])
+def test_debug_kernel_needs_exactly_on(npu_with: Callable[..., Any], config: dict[str, Any] | None) -> None:
+    """Only enable_debug_kernel == "on" turns the mode on; otherwise the NaN output is not checked."""
+    status, sync, _ = launch(npu_with, make_op(nan_kernel, block_tiling(1)), config=config)
+    assert (status, sync) == (0, 0)
+
+
+def test_shape_only_mode_launches_nothing(npu_with: Callable[..., Any]) -> None:
+    """With shape_only set, phase 2 succeeds, counts the skipped launches and leaves the output as it was."""
+    npu = npu_with(shape_only=True)
+    x = npu.tensor(np.arange(12, dtype=np.float32).reshape(3, 4), aclnn.ACL_FLOAT)
+    y = npu.tensor(np.ones((3, 4), np.float32), aclnn.ACL_FLOAT)
+    out = npu.tensor(np.full((3, 4), -5.0, np.float32), aclnn.ACL_FLOAT)
+    alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    assert (ws, ret) == (0, 0)
+    launchers = len(executor.launchers)
+    assert launchers == 1
+    assert aclnn.aclnnAdd(0, 0, executor, npu.stream) == 0
+    assert npu.sync() == 0
+    assert process.current().aclnn.skipped_launches == launchers
+    np.testing.assert_array_equal(out.read(), np.full((3, 4), -5.0, np.float32))
