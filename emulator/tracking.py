@@ -73,8 +73,8 @@ def capture_site(skip: int = 1, _library: dict[CodeType, bool] = {}) -> Site:  #
         frame = frame.f_back
     raw: list[tuple[CodeType, int]] = []
     for _ in range(STACK_DEPTH):
-        if frame is None:
-            break
+        if frame is None or (raw and frame.f_code.co_filename.startswith(("<frozen", *LIBRARY_DIRS))):
+            break  # the script runner (runpy, the CLI) is not part of the user's stack
         raw.append((frame.f_code, frame.f_lineno))
         frame = frame.f_back
     return Site(tuple(raw))

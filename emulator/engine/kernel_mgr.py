@@ -22,6 +22,7 @@ from typing import Any
 
 import structlog
 
+from emulator import process
 from emulator.diagnostics import report_undefined
 from emulator.engine.keys import KeySchema
 from emulator.engine.opp import OppPackages
@@ -117,6 +118,7 @@ class OpKernelBin:
                     raise AclnnRuntimeError(f"{self.op_type}: TilingParse failed", msg_id="EZ9999")
             holder = TilingParseCtxHolder(platform.core_num, compile_info_json, parsed)
             self.holders[key] = holder
+            process.current().registry.add("tiling_parse", id(holder), tag=self.json_file_path)
             log.debug("kernel.tiling_parse", op_type=self.op_type, bin=self.json_file_path, cores=key)
             return holder
 
@@ -128,6 +130,7 @@ class OpKernelBin:
                     holder.compile_info = None
                     holder.released = True
                     released += 1
+                    process.current().registry.remove("tiling_parse", id(holder))
         return released
 
 

@@ -23,8 +23,9 @@ import ml_dtypes
 import numpy as np
 
 from device.interface import BlockContext, Engine
-from emulator.engine.executor import aclOpExecutor
 from emulator.engine.args import Attr
+from emulator.engine.executor import aclOpExecutor
+from emulator.errors import AclnnInnerNullptr
 from emulator.meta.dtypes import DataType, can_cast, dtype_name
 from emulator.meta.formats import is_private_format
 from emulator.meta.objects import aclTensor
@@ -39,10 +40,13 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
     block_range,
+    contiguous,
+    create_executor,
     elementwise_tiling,
+    view_copy,
 )
-from emulator.opdev.checks import check_param
-from kernels.math.cast import NAMES
+from emulator.opdev.checks import check_param, is_empty
+from kernels.math.cast import NAMES, cast
 
 Compute = Callable[[np.ndarray, BlockContext], np.ndarray]
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -143,6 +147,37 @@ def unary_l0(
         groups = (OP_INPUT(x), OP_OUTPUT(out), *((OP_ATTR(*cpu_attrs),) if cpu_attrs else ()))
         return out if add_to_launcher_list_aicpu(executor, op.aicpu, op.aicpu.attr_names, *groups) == 0 else None
     return None
+
+
+# -- the shared L2 chain ---------------------------------------------------------------------------------------
+Kernel = Callable[[aclTensor, aclOpExecutor], aclTensor | None]
+
+
+def plan_unary(
+    api: str,
+    self: aclTensor,
+    out: aclTensor,
+    kernel: Kernel | None,
+    pre_cast: int | None = None,
+    *,
+    empty: bool | None = None,
+) -> tuple[int, aclOpExecutor, int]:
+    """Phase 1 after the checks: CREATE_EXECUTOR, the empty-tensor shortcut (``empty`` defaults to "self is
+    empty"), then Contiguous -> Cast(``pre_cast``) -> ``kernel`` (None: no kernel) -> Cast(out) -> ViewCopy."""
+    with create_executor() as unique:
+        executor = unique.get()
+        if is_empty(self) if empty is None else empty:
+            return unique.release(0)
+        x = contiguous(self, executor)
+        if x is not None and pre_cast is not None:
+            x = cast(x, pre_cast, executor)
+        if x is not None and kernel is not None:
+            x = kernel(x, executor)
+        if x is not None:
+            x = cast(x, out.dtype, executor)
+        if x is None or view_copy(x, out, executor) is None:
+            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        return unique.release(executor.get_workspace_size())
 
 
 # -- shared L2 checks (OP_CHECK_DTYPE_NOT_MATCH, OP_CHECK_RESULT_DTYPE_CAST_FAILED, ...) ------------------------

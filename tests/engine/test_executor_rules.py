@@ -91,7 +91,8 @@ def test_repeatable_executor_replays_and_stays_alive(npu: Any) -> None:
         assert npu.run(aclnn.aclnnInplaceAdd, ws, executor) == 0
         assert executors() == 1
         assert executor.alive
-    expected = x.storage.astype(np.float64) + 4.0 * y.storage.astype(np.float64)
+    expected = x.storage + 2 * y.storage  # float32 Axpy, twice
+    expected = expected + 2 * y.storage
     np.testing.assert_allclose(x.read(), expected, rtol=1e-6)
     assert aclnn.aclDestroyAclOpExecutor(executor) == 0
     assert executors() == 0
@@ -259,7 +260,7 @@ def test_freed_tensor_memory_is_a_runtime_error(npu: Any) -> None:
         ((4, 5), (F32, F32), 2.0, 0),  # one Axpy, aliased onto out
         ((4, 5), (F16, F32), 1.0, 0),  # the mixed-precision Add kernel: no Cast (ops.md 2.1 (a))
         ((4, 5), (BF16, BF16), 2.0, 512),  # Mul(other, alpha) into the workspace, then Add aliased onto out
-        ((4, 5), (I16, I16), 1.0, 0),  # AI CPU Add with no extra device memory
+        ((4, 5), (I16, I16), 1, 0),  # AI CPU Add with no extra device memory
     ],
 )
 def test_workspace_sizes(npu: Any, shape: tuple[int, ...], dtypes: tuple[int, int], alpha: float, expected: int):
@@ -267,7 +268,8 @@ def test_workspace_sizes(npu: Any, shape: tuple[int, ...], dtypes: tuple[int, in
     tensors = [npu.tensor(np.zeros(shape, np.float32), d).tensor for d in dtypes]
     out_dtype = dtypes[0] if dtypes[0] == dtypes[1] else F32
     out = npu.tensor(np.zeros(shape, np.float32), out_dtype).tensor
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(*tensors, aclnn.aclCreateScalar(alpha, F32), out)
+    scalar = aclnn.aclCreateScalar(alpha, F32 if isinstance(alpha, float) else aclnn.ACL_INT64)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(*tensors, scalar, out)
     assert (ws, ret) == (expected, 0)
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
 

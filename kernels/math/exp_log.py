@@ -1,0 +1,159 @@
+"""aclnnExp / aclnnInplaceExp (spec/ops.md 2.11) and aclnnLog / aclnnInplaceLog (2.12).
+
+Exp: null checks (161001); self dtype in the A2 list; the result dtype (float32 for bool / int64 self,
+else self's) must be castable to out; equal shapes and rank <= 8 (161002). The in-place variant first
+checks selfRef against its own, float-only list. Chain: Contiguous -> Cast(float32) for bool / int64
+-> Exp -> Cast(out) -> ViewCopy. The L0 Exp runs on AI Core for float32 / float16 / bfloat16 with the
+attributes base = -1 (meaning e), scale = 1, shift = 0, and on AI CPU (no attributes) for float64 /
+complex.
+
+Log: null checks; self in the input list and out in the output list (float / complex only); CanCast
+(self, out); equal shapes and rank <= 8. In-place: selfRef in the output list and rank <= 8 first.
+Chain: Contiguous -> Log(base = -1, scale = 1, shift = 0) -> Cast(out) -> ViewCopy. The L0 Log's
+output is float32 for integer / bool input, else the input dtype; it runs on AI Core for float32 /
+float16 / bfloat16 and on AI CPU (AicpuTaskSpace("Log"), attributes base, scale, shift) for
+everything else. log(0) = -inf, log(x < 0) = NaN. fp16 / bf16 inputs compute in float32.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from device.interface import BlockContext
+from emulator.engine.executor import aclOpExecutor
+from emulator.meta.dtypes import DataType
+from emulator.meta.objects import aclTensor
+from emulator.opdev import Float32, l2_phase1, l2_phase2
+from emulator.opdev.checks import check_dtype, check_not_null, check_rank
+from kernels.math.unary import INTEGRAL_OR_BOOL, check_cast, check_same_shape, plan_unary, unary_l0, unary_op
+
+D = DataType
+EXP_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_DOUBLE, D.DT_COMPLEX64, D.DT_COMPLEX128, D.DT_BOOL,
+              D.DT_INT64)  # fmt: skip
+EXP_INPLACE_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_DOUBLE, D.DT_COMPLEX64, D.DT_COMPLEX128)
+EXP_TO_FLOAT = (D.DT_BOOL, D.DT_INT64)
+LOG_IN_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_DOUBLE, D.DT_COMPLEX64, D.DT_COMPLEX128, D.DT_BOOL,
+                 D.DT_INT64, D.DT_INT32, D.DT_INT16, D.DT_INT8, D.DT_UINT8)  # fmt: skip
+LOG_OUT_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_DOUBLE, D.DT_COMPLEX64, D.DT_COMPLEX128)
+LOG_ATTRS = (("base", "float"), ("scale", "float"), ("shift", "float"))
+LOG_BASE, LOG_SCALE, LOG_SHIFT = -1.0, 1.0, 0.0
+FLOATS = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)
+CPU_REST = (D.DT_DOUBLE, D.DT_COMPLEX64, D.DT_COMPLEX128)
+
+
+def _affine(x: np.ndarray, scale: float, shift: float) -> np.ndarray:
+    if scale == 1.0 and shift == 0.0:
+        return x
+    return x * x.dtype.type(scale) + x.dtype.type(shift)
+
+
+def _exp(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+    """base ** (scale * x + shift); base -1 means e."""
+    base, scale, shift = ctx.attrs["attrs"] or (LOG_BASE, LOG_SCALE, LOG_SHIFT)  # type: ignore[misc]
+    t = _affine(x, scale, shift)
+    if base > 0:
+        t = t * x.dtype.type(np.log(base))
+    return np.exp(t)
+
+
+def _log(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+    """log_base(scale * x + shift); base -1 means e."""
+    base, scale, shift = ctx.attrs["attrs"] or (LOG_BASE, LOG_SCALE, LOG_SHIFT)  # type: ignore[misc]
+    y = np.log(_affine(x, scale, shift))
+    if base > 0:
+        y = y / y.dtype.type(np.log(base))
+    return y
+
+
+EXP = unary_op("Exp", _exp, FLOATS, CPU_REST, half_in_fp32=True, temps=1, attrs=LOG_ATTRS)
+LOG = unary_op("Log", _log, FLOATS, (*CPU_REST, *INTEGRAL_OR_BOOL), half_in_fp32=True, temps=1, attrs=LOG_ATTRS,
+               aicpu_attr_names=("base", "scale", "shift"))  # fmt: skip
+_LOG_ATTR_VALUES = (Float32(LOG_BASE), Float32(LOG_SCALE), Float32(LOG_SHIFT))
+
+
+def exp_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::Exp: AI Core with base/scale/shift attributes, AI CPU without."""
+    return unary_l0(EXP, x, executor, attrs=_LOG_ATTR_VALUES, aicpu_attrs=())
+
+
+def log_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::Log(x, base=-1, scale=1, shift=0): float32 output for integer / bool input."""
+    out_dtype = x.dtype if x.dtype in LOG_OUT_DTYPES else D.DT_FLOAT
+    return unary_l0(LOG, x, executor, out_dtype, attrs=_LOG_ATTR_VALUES)
+
+
+def _exp_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor, int]:
+    check_not_null(api, self=self, out=out)
+    assert self is not None and out is not None
+    check_dtype(api, "self", self, EXP_DTYPES)
+    result = D.DT_FLOAT if self.dtype in EXP_TO_FLOAT else self.dtype
+    check_cast(api, result, out.dtype)
+    check_rank(api, "self", self)
+    check_same_shape(api, self, out)
+    return plan_unary(api, self, out, exp_l0, D.DT_FLOAT if self.dtype in EXP_TO_FLOAT else None)
+
+
+@l2_phase1("aclnnExp")
+def aclnnExpGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnExpGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor)"""
+    return _exp_phase1("aclnnExp", self, out)
+
+
+@l2_phase1("aclnnInplaceExp")
+def aclnnInplaceExpGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnInplaceExpGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
+    aclOpExecutor** executor)"""
+    api = "aclnnInplaceExp"
+    check_not_null(api, selfRef=selfRef)
+    assert selfRef is not None
+    check_dtype(api, "selfRef", selfRef, EXP_INPLACE_DTYPES)
+    return _exp_phase1(api, selfRef, selfRef)
+
+
+def _log_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor, int]:
+    check_not_null(api, self=self, out=out)
+    assert self is not None and out is not None
+    check_dtype(api, "self", self, LOG_IN_DTYPES)
+    check_dtype(api, "out", out, LOG_OUT_DTYPES)
+    check_cast(api, self.dtype, out.dtype)
+    check_rank(api, "self", self)
+    check_same_shape(api, self, out)
+    return plan_unary(api, self, out, log_l0)
+
+
+@l2_phase1("aclnnLog")
+def aclnnLogGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnLogGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor)"""
+    return _log_phase1("aclnnLog", self, out)
+
+
+@l2_phase1("aclnnInplaceLog")
+def aclnnInplaceLogGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnInplaceLogGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
+    aclOpExecutor** executor)"""
+    api = "aclnnInplaceLog"
+    check_not_null(api, selfRef=selfRef)
+    assert selfRef is not None
+    check_dtype(api, "selfRef", selfRef, LOG_OUT_DTYPES)
+    check_rank(api, "selfRef", selfRef)
+    return _log_phase1(api, selfRef, selfRef)
+
+
+aclnnExp = l2_phase2("aclnnExp")
+aclnnInplaceExp = l2_phase2("aclnnInplaceExp")
+aclnnLog = l2_phase2("aclnnLog")
+aclnnInplaceLog = l2_phase2("aclnnInplaceLog")
+
+OPS = (EXP.aicore, LOG.aicore)
+L2_APIS = {
+    "aclnnExpGetWorkspaceSize": aclnnExpGetWorkspaceSize,
+    "aclnnExp": aclnnExp,
+    "aclnnInplaceExpGetWorkspaceSize": aclnnInplaceExpGetWorkspaceSize,
+    "aclnnInplaceExp": aclnnInplaceExp,
+    "aclnnLogGetWorkspaceSize": aclnnLogGetWorkspaceSize,
+    "aclnnLog": aclnnLog,
+    "aclnnInplaceLogGetWorkspaceSize": aclnnInplaceLogGetWorkspaceSize,
+    "aclnnInplaceLog": aclnnInplaceLog,
+}
