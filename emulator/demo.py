@@ -48,6 +48,8 @@ def describe_resource(res: Resource) -> str:
         parts.append(f"at {res.key:#x} (a host descriptor: no device memory of its own)")
     elif res.kind == "executor":
         parts.append(f"{res.key:#x} for {res.tag}")
+    elif res.kind == "tiling_parse":
+        return f"tiling-parse context of {str(res.tag).rsplit('/', 1)[-1]} (a cache kept until aclnnFinalize)"
     elif res.kind in ("aicpu_task", "aicpu_task_space"):
         parts.append(f"{res.key:#x} of {res.tag}")
     else:

@@ -136,7 +136,8 @@ class Tracer:
         spans = [e for e in self.events if e.kind in ("api", "task")]
         if not spans:
             return '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
-        end = max(e.ts_us + max(e.dur_us, 1.0) for e in spans) or 1.0
+        origin = min(e.ts_us for e in spans)
+        end = max(e.ts_us + max(e.dur_us, 1.0) for e in spans) - origin or 1.0
         lanes: list[tuple[str, int, int]] = []
         for e in spans:
             key = ("host", e.thread, 0) if e.kind == "api" else ("device", e.device, e.stream)
@@ -153,12 +154,14 @@ class Tracer:
         for e in spans:
             key = ("host", e.thread, 0) if e.kind == "api" else ("device", e.device, e.stream)
             y = 10 + lanes.index(key) * height  # type: ignore[arg-type]
-            x = left + e.ts_us * scale
+            x = left + (e.ts_us - origin) * scale
             w = max(max(e.dur_us, 1.0) * scale, 1.5)
             color = "#4a7fd4" if e.kind == "api" else "#e8902c"
             parts.append(f'<rect x="{x:.1f}" y="{y + 4}" width="{w:.1f}" height="{height - 8}" fill="{color}">'
                          f"<title>{e.name}</title></rect>")  # fmt: skip
-        parts.append(f'<text x="{left}" y="{height * len(lanes) + 24}">0 .. {end / 1000:.2f} ms (host clock)</text>')
+        legend = "blue: API calls on the host thread; orange: tasks as the device ran them"
+        caption = f"0 .. {end / 1000:.2f} ms (host clock); {legend}"
+        parts.append(f'<text x="{left}" y="{height * len(lanes) + 24}">{caption}</text>')
         parts.append("</svg>")
         return "\n".join(parts)
 

@@ -1,0 +1,173 @@
+"""aclnnPermute: out = self with its axes reordered by ``dims`` (spec/ops.md section 2.29a).
+
+L2 as the real op is written (ops-math conversion/transpose): null checks (161001); self and out
+dtypes in the A2 list and equal; out rank, ``len(dims)``, duplicate values and rank <= 8; each dim in
+[-r, r-1] (161002). An empty self needs an empty out (else the graph step fails: 561103) and
+launches nothing. Otherwise Contiguous, the L0 Transpose with the non-negative perm, the check
+that the result's shape equals out's (161002, after the graph is built) and ViewCopy into ``out``.
+
+L0 Transpose turns the perm into an int64 host tensor (an input of the kernel, as the real
+``ConvertToTensor``) and picks, as on A2: TransposeV2 (AI Core) for the small float16 / float32 /
+bfloat16 3-D and 4-D shapes it is specialised for, Transpose on AI Core for the A2 AI Core dtypes,
+and the AI CPU Transpose (attrs ``T``, ``Tperm``) for float64 and complex. All are pure data
+movement, so the result is bit-exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from device.interface import BlockContext, Engine
+from emulator import process
+from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tensors import is_contiguous
+from emulator.errors import AclnnInnerNullptr
+from emulator.meta.dtypes import DataType
+from emulator.meta.objects import aclIntArray, aclTensor
+from emulator.opdev import (
+    OP_ATTR,
+    OP_INPUT,
+    OP_OUTPUT,
+    DType,
+    OpImpl,
+    add_to_launcher_list_aicore,
+    add_to_launcher_list_aicpu,
+    block_range,
+    contiguous,
+    create_executor,
+    l2_phase1,
+    l2_phase2,
+    view_copy,
+)
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
+from kernels.math.data_movement import dense_strides, gather_index, movement_tiling, same_dtype_bins, same_shape
+
+D = DataType
+PERMUTE_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_DOUBLE, D.DT_UINT64, D.DT_INT64, D.DT_UINT32, D.DT_INT32,
+                  D.DT_UINT16, D.DT_INT16, D.DT_UINT8, D.DT_INT8, D.DT_BOOL, D.DT_COMPLEX64, D.DT_COMPLEX128,
+                  D.DT_BF16)  # fmt: skip
+TRANSPOSE_AICORE = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8,
+                    D.DT_UINT16, D.DT_UINT32, D.DT_UINT64, D.DT_BOOL, D.DT_BF16)  # fmt: skip
+TRANSPOSE_V2_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)
+V2_SOCS = ("Ascend910B", "Ascend910_93")
+AICPU_ATTRS = ("T", "Tperm")
+
+
+def transpose_kernel(ctx: BlockContext, x: np.ndarray, perm: np.ndarray, y: np.ndarray) -> None:
+    """y[i0, .., in] = x[.., i_k at axis perm[k], ..]: this block's range of y, gathered from x."""
+    lo, hi = block_range(ctx.tiling, ctx.block_idx)
+    if lo >= hi:
+        return
+    dx, dp, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
+    sx, _, sy = ctx.attrs["shapes"]  # type: ignore[misc]
+    order = perm.view(dp)[: len(sx)]
+    source = dense_strides(sx)
+    y.view(dy)[lo:hi] = x.view(dx)[gather_index(sy, [source[int(p)] for p in order], lo, hi)]
+
+
+TRANSPOSE = OpImpl(
+    "Transpose", transpose_kernel, movement_tiling, bins=same_dtype_bins(TRANSPOSE_AICORE, ("int64",)),
+    input_names=("x", "perm"),
+)  # fmt: skip
+TRANSPOSE_V2 = OpImpl(
+    "TransposeV2", transpose_kernel, movement_tiling, bins=same_dtype_bins(TRANSPOSE_V2_DTYPES, ("int64",)),
+    input_names=("x", "perm"),
+)  # fmt: skip
+TRANSPOSE_AICPU = OpImpl(
+    "Transpose", transpose_kernel, movement_tiling, engine=Engine.AICPU, attr_names=AICPU_ATTRS,
+    input_names=("x", "perm"),
+)  # fmt: skip
+
+
+def _v2_supported(x: aclTensor, perm: Sequence[int]) -> bool:
+    """IsTransposeV2AiCoreSupport on A2: the 3-D (0,2,1) / (1,0,2) and 4-D (0,2,1,3) shapes it specialises."""
+    shape, perm = tuple(x.view_shape), tuple(perm)
+    supported = False
+    if len(perm) == 3 and len(shape) >= 3 and 1 not in shape[:3]:
+        if perm == (0, 2, 1):
+            supported = shape[1] <= 128 and shape[2] <= 128
+        elif perm == (1, 0, 2):
+            limit = 32 if x.dtype == D.DT_FLOAT else 64
+            supported = shape[2] < limit or (limit <= shape[2] <= 256 and (shape[0] <= 64 or shape[1] <= 64))
+    elif len(perm) == 4 and len(shape) >= 4 and 1 not in shape[:4] and perm == (0, 2, 1, 3):
+        block = 8 if x.dtype == D.DT_FLOAT else 16
+        supported = (shape[3] <= 64 and shape[3] % block == 0 and 1024 <= shape[0] <= 2048
+                     and (shape[1] <= 64 or shape[2] <= 64))  # fmt: skip
+    soc = process.current().runtime.soc.short_soc_version
+    return supported and soc in V2_SOCS and x.dtype in TRANSPOSE_V2_DTYPES
+
+
+def transpose_l0(x: aclTensor, perm: Sequence[int], executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::Transpose(x, perm): x must be contiguous; perm non-negative; None when a step fails."""
+    if not is_contiguous(x):
+        return None
+    perm_tensor = executor.convert_to_tensor(list(perm), D.DT_INT64)
+    if perm_tensor is None:
+        return None
+    out = executor.alloc_tensor(tuple(x.view_shape[p] for p in perm), x.dtype)
+    groups = (OP_INPUT(x, perm_tensor), OP_OUTPUT(out))
+    if _v2_supported(x, perm):
+        status = add_to_launcher_list_aicore(executor, TRANSPOSE_V2, *groups)
+    elif x.dtype in TRANSPOSE_AICORE:
+        status = add_to_launcher_list_aicore(executor, TRANSPOSE, *groups)
+    else:
+        attrs = OP_ATTR(DType(x.dtype), DType(D.DT_INT64))
+        status = add_to_launcher_list_aicpu(executor, TRANSPOSE_AICPU, AICPU_ATTRS, *groups, attrs)
+    return out if status == 0 else None
+
+
+def _check(api: str, self: aclTensor, dims: aclIntArray, out: aclTensor) -> list[int]:
+    check_dtype(api, "self", self, PERMUTE_DTYPES)
+    check_dtype(api, "out", out, PERMUTE_DTYPES)
+    check_param(self.dtype == out.dtype, api, "self and out must have the same dtype.")
+    rank = len(self.view_shape)
+    values = [int(v) for v in dims.values]  # type: ignore[call-overload]
+    check_param(len(out.view_shape) == rank, api, f"out has {len(out.view_shape)} dims, self {rank}.")
+    check_param(len(values) == rank, api, f"dims has {len(values)} values, self has {rank} dims.")
+    check_param(len(set(values)) == len(values), api, f"dims {values} contains duplicate elements.")
+    check_rank(api, "self", self)
+    low, high = min(-rank, rank - 1), max(-rank, rank - 1)
+    perm = []
+    for value in values:
+        check_param(low <= value <= high, api, f"the values of dims should be in range [{low}, {high}].")
+        perm.append(value + rank if value < 0 else value)
+    check_param(len(set(perm)) == len(perm), api, "each dimension in perm should not be repeated.")
+    return perm
+
+
+@l2_phase1("aclnnPermute")
+def aclnnPermuteGetWorkspaceSize(
+    self: aclTensor | None, dims: aclIntArray | None, out: aclTensor | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    api = "aclnnPermute"
+    check_not_null(api, self=self, dims=dims, out=out)
+    assert self is not None and dims is not None and out is not None
+    perm = _check(api, self, dims, out)
+    with create_executor() as unique:
+        executor = unique.get()
+        if is_empty(self):
+            if not is_empty(out):
+                raise AclnnInnerNullptr(f"{api}: out should be empty when self is empty.", msg_id="EZ9999")
+            return unique.release(0)
+        x = contiguous(self, executor)
+        result = transpose_l0(x, perm, executor) if x is not None else None
+        if result is None:
+            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        check_param(same_shape(result.view_shape, out.view_shape), api,
+                    f"out shape {list(out.view_shape)} must be the permuted shape {list(result.view_shape)}.")  # fmt: skip
+        if view_copy(result, out, executor) is None:
+            raise AclnnInnerNullptr(f"{api}: ViewCopy returned null.", msg_id="EZ9999")
+        return unique.release(executor.get_workspace_size())
+
+
+aclnnPermute = l2_phase2("aclnnPermute")
+
+OPS = (TRANSPOSE, TRANSPOSE_V2)
+L2_APIS = {
+    "aclnnPermuteGetWorkspaceSize": aclnnPermuteGetWorkspaceSize,
+    "aclnnPermute": aclnnPermute,
+}
