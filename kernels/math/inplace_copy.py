@@ -1,0 +1,67 @@
+"""aclnnInplaceCopy: selfRef = src, converted and broadcast (spec/ops.md section 2.29b).
+
+L2 as the real op is written (ops-math conversion/view_copy): null checks (161001); selfRef and src
+dtypes in the A2 list, ranks <= 8 and ``src`` broadcastable to exactly selfRef's shape (161002);
+either tensor empty → SUCCESS with nothing launched. Then Contiguous(src), Cast to selfRef's dtype
+when it differs (no CanCast restriction: float → int truncates, complex → real keeps the real part;
+AI Core or AI CPU Cast by the pair table), BroadcastTo selfRef's shape when the shapes differ, and
+ViewCopy into selfRef (which may be a strided view). The ``workspaceSize`` / ``executor`` null
+checks (OP_CHECK_COMM_INPUT) cannot fire from Python, where both are return values.
+"""
+
+from __future__ import annotations
+
+from emulator.engine.executor import aclOpExecutor
+from emulator.errors import AclnnInnerNullptr
+from emulator.meta.dtypes import DataType
+from emulator.meta.objects import aclTensor
+from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
+from kernels.math.broadcast_to import broadcast_to_l0
+from kernels.math.cast import cast
+from kernels.math.elementwise import broadcast_shape
+
+D = DataType
+COPY_DTYPES = (D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_UINT16, D.DT_UINT32, D.DT_UINT64,
+               D.DT_FLOAT16, D.DT_FLOAT, D.DT_BOOL, D.DT_DOUBLE, D.DT_COMPLEX64, D.DT_COMPLEX128,
+               D.DT_BF16)  # fmt: skip
+
+
+@l2_phase1("aclnnInplaceCopy")
+def aclnnInplaceCopyGetWorkspaceSize(
+    selfRef: aclTensor | None, src: aclTensor | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src,
+    uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    api = "aclnnInplaceCopy"
+    check_not_null(api, selfRef=selfRef, src=src)
+    assert selfRef is not None and src is not None
+    check_dtype(api, "selfRef", selfRef, COPY_DTYPES)
+    check_dtype(api, "src", src, COPY_DTYPES)
+    check_rank(api, "selfRef", selfRef)
+    check_rank(api, "src", src)
+    shape = broadcast_shape(selfRef.view_shape, src.view_shape)
+    check_param(shape is not None, api, f"src {list(src.view_shape)} cannot broadcast to selfRef "
+                f"{list(selfRef.view_shape)}.")  # fmt: skip
+    check_param(shape == selfRef.view_shape, api, f"the broadcast shape {list(shape or ())} should be selfRef's "
+                f"shape {list(selfRef.view_shape)}.")  # fmt: skip
+    with create_executor() as unique:
+        executor = unique.get()
+        if is_empty(selfRef, src):
+            return unique.release(0)
+        result = contiguous(src, executor)
+        if result is not None and result.dtype != selfRef.dtype:
+            result = cast(result, selfRef.dtype, executor)
+        if result is not None and result.view_shape != selfRef.view_shape:
+            result = broadcast_to_l0(result, selfRef.view_shape, executor)
+        if result is None or view_copy(result, selfRef, executor) is None:
+            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        return unique.release(executor.get_workspace_size())
+
+
+aclnnInplaceCopy = l2_phase2("aclnnInplaceCopy")
+
+L2_APIS = {
+    "aclnnInplaceCopyGetWorkspaceSize": aclnnInplaceCopyGetWorkspaceSize,
+    "aclnnInplaceCopy": aclnnInplaceCopy,
+}
