@@ -64,7 +64,7 @@ class Node:
     workspace: list[aclTensor]
 
 
-@dataclass
+@dataclass(frozen=True)
 class OpConfig:
     """The thread's op config copied into the executor (OpConfigInfo)."""
 

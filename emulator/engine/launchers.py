@@ -148,6 +148,7 @@ class AiCoreLauncher(Launcher):
     tiling: TilingResult | None = None
     workspace: list[aclTensor] = field(default_factory=list)
     recorded: TilingResult | None = None
+    attrs: dict[str, object] | None = None
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -176,6 +177,8 @@ class AiCoreLauncher(Launcher):
         buffers, inline = kernel_buffers(ctx, self.pack, self.workspace)
         printf, check = _debug_hooks(self.impl.op_type, self.pack, ctx.debug_kernel)
         self._atomic_clean(ctx)
+        if self.attrs is None or self.attrs["tiling_key"] != result.tiling_key:
+            self.attrs = _kernel_attrs(self.impl, self.pack, result.tiling_key)  # what the binary has baked in
         ctx.device.launch(
             KernelLaunch(
                 self.impl.op_type,
@@ -185,7 +188,7 @@ class AiCoreLauncher(Launcher):
                 result.tiling_bytes,
                 result.ub_bytes_per_block,
                 Engine.AICORE,
-                attrs=_kernel_attrs(self.impl, self.pack, result.tiling_key),
+                attrs=self.attrs,
                 printf=printf,
                 check=check,
                 bounds_checked=ctx.debug_kernel,

@@ -14,7 +14,6 @@ entries per thread; when full, the 30 least recently used entries go. Anything t
 
 from __future__ import annotations
 
-import struct
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -43,72 +42,58 @@ log = structlog.get_logger(logger_name="emulator.engine.cache")
 KEY_LIMIT = 8192
 SHRINK = 30
 MAX_LIMIT = 10_000_000
-COMMA = b","
 OK = AclnnStatus.ACLNN_SUCCESS
 
 
-def _tensor_bytes(t: aclTensor) -> bytes:
-    return b"".join(
-        (
-            struct.pack(f"<{len(t.view_shape)}q", *t.view_shape) + COMMA,
-            struct.pack(f"<{len(t.strides)}q", *t.strides) + COMMA,
-            struct.pack(f"<{len(t.storage_shape)}q", *t.storage_shape) + COMMA,
-            struct.pack("<I", t.dtype & 0xFFFFFFFF) + COMMA,
-            struct.pack("<q", t.offset) + COMMA,
-            struct.pack("<I", t.view_format & 0xFFFFFFFF),
-        )
-    )
+def _tensor_part(t: aclTensor) -> tuple[object, ...]:
+    return (t.view_shape, t.strides, t.storage_shape, t.dtype, t.offset, t.view_format)
 
 
-def _arg_bytes(arg: Any, tensors: list[aclTensor]) -> bytes:
+def _key_bytes(part: tuple[object, ...]) -> int:
+    """How many bytes the real key buffer would need for a tensor part (8 per dim/stride, 4+8+4 fields, commas)."""
+    return 8 * (len(part[0]) + len(part[1]) + len(part[2])) + 21  # type: ignore[arg-type]
+
+
+def _arg_part(arg: Any, tensors: list[aclTensor]) -> tuple[object, int]:
+    """One argument's share of the key, and the bytes it takes in the real 8192-byte key buffer."""
     if arg is None:
-        return COMMA
+        return None, 1
     if isinstance(arg, aclTensor):
         tensors.append(arg)
-        return _tensor_bytes(arg)
+        part = _tensor_part(arg)
+        return part, _key_bytes(part)
     if isinstance(arg, aclScalar):
-        return arg.data + COMMA + struct.pack("<I", arg.dtype & 0xFFFFFFFF) + COMMA
-    if isinstance(arg, aclIntArray):
-        return struct.pack(f"<{len(arg.values)}q", *arg.values) + struct.pack("<Q", len(arg.values))
-    if isinstance(arg, aclFloatArray):
-        return struct.pack(f"<{len(arg.values)}f", *arg.values) + struct.pack("<Q", len(arg.values))
-    if isinstance(arg, aclBoolArray):
-        return bytes(bool(v) for v in arg.values) + struct.pack("<Q", len(arg.values))
+        return ("scalar", arg.data, arg.dtype), len(arg.data) + 6
+    if isinstance(arg, aclIntArray | aclFloatArray | aclBoolArray):
+        return (arg.kind, arg.values), 8 * len(arg.values) + 8
     if isinstance(arg, aclTensorList | aclScalarList):
-        inner = b"".join(_arg_bytes(m, tensors) for m in arg.values)
-        return inner + struct.pack("<Q", len(arg.values))
-    if isinstance(arg, bool):
-        return bytes([arg])
-    if isinstance(arg, int):
-        return struct.pack("<q", arg)
-    if isinstance(arg, float):
-        return struct.pack("<d", arg)
-    if isinstance(arg, str):
-        return arg.encode() + struct.pack("<Q", len(arg))
-    return repr(arg).encode()
+        parts = [_arg_part(m, tensors) for m in arg.values]
+        return (arg.kind, tuple(p for p, _ in parts)), sum(n for _, n in parts) + 8
+    if isinstance(arg, bool | int | float | str):
+        return (type(arg).__name__, arg), 8 + (len(arg) if isinstance(arg, str) else 0)
+    return repr(arg), 8
 
 
-def cache_key(api: str, config: OpConfig, args: tuple[Any, ...]) -> bytes | None:
-    """The key bytes; None when they would not fit the 8192-byte per-thread buffer."""
-    name = api.encode()
+def cache_key(api: str, config: OpConfig, args: tuple[Any, ...]) -> tuple[object, ...] | None:
+    """The key: API name, op config, every argument's description and the aliasing pattern of the tensors.
+
+    The real key is a byte string in an 8192-byte per-thread buffer (spec/lifecycle.md 8.2); here it is
+    a tuple with the same content (cheaper to build and hash), refused when the bytes would not fit.
+    """
     tensors: list[aclTensor] = []
-    parts = [
-        name,
-        struct.pack("<Q", len(name)),
-        struct.pack("<IIB", config.aic_num, config.aiv_num, config.deterministic),
-    ]
-    parts.extend(_arg_bytes(arg, tensors) for arg in args)
+    parts = [_arg_part(arg, tensors) for arg in args]
+    size = len(api) + 8 + 9 + sum(n for _, n in parts) + 8 * len(tensors)
+    if size > KEY_LIMIT:
+        return None
     first: dict[int, int] = {}
-    labels = [first.setdefault(id(t), len(first)) for t in tensors]
-    parts.append(struct.pack(f"<{len(labels)}Q", *labels))
-    key = b"".join(parts)
-    return key if len(key) <= KEY_LIMIT else None
+    labels = tuple(first.setdefault(id(t), len(first)) for t in tensors)
+    return (api, config.aic_num, config.aiv_num, config.deterministic, tuple(p for p, _ in parts), labels)
 
 
 @dataclass(eq=False)
 class CacheEntry:
     api: str
-    key: bytes
+    key: tuple[object, ...]
     template: aclOpExecutor
     workspace_size: int
     usable: bool = False
@@ -155,7 +140,7 @@ def substitutions(original: tuple[Any, ...], current: tuple[Any, ...]) -> dict[i
 class ThreadCache:
     def __init__(self, limit: int) -> None:
         self.limit = min(limit, MAX_LIMIT)
-        self.entries: OrderedDict[bytes, CacheEntry] = OrderedDict()
+        self.entries: OrderedDict[tuple[object, ...], CacheEntry] = OrderedDict()
         self.hits = 0
 
 
@@ -183,7 +168,6 @@ class OpCache:
             return None
         cache.entries.move_to_end(key)  # type: ignore[arg-type]
         cache.hits += 1
-        log.debug("cache.hit", api=api, workspace_size=entry.workspace_size)
         return entry.workspace_size, OpExecCacheWrap(entry, args), OK
 
     def publish(self, executor: aclOpExecutor, config: OpConfig, args: tuple[Any, ...]) -> None:

@@ -16,8 +16,10 @@ from pathlib import Path
 import structlog
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
+from device.soc import SocProfile
 from emulator.config import Settings
 from emulator.engine.aicpu import AicpuTaskSpaces
+from emulator.engine.executor import OpConfig
 from emulator.engine.kernel_mgr import KernelMgr
 from emulator.engine.op_cache import OpCache
 from emulator.engine.opp import LoadAllOppPackage, OppPackages
@@ -83,6 +85,7 @@ class AclnnState:
     kernel_mgr: KernelMgr = field(init=False)
     aicpu: AicpuTaskSpaces = field(init=False)
     op_cache: OpCache = field(init=False)
+    _config: OpConfig | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         # The static initial value: on iff NPU_COLLECT_PATH is set at all, even to "" (lifecycle.md 3.2).
@@ -92,6 +95,17 @@ class AclnnState:
         self.op_cache = OpCache(self.settings.cache_limit, disabled=self.settings.disable_l2_cache)
         # aclnnFinalize: aclnnAicpuFinalize, then KernelMgr.ReleaseTilingParse (lifecycle.md 5.1)
         self.finalize_steps = [self.aicpu.finalize, self.kernel_mgr.release_tiling_parse]
+
+    def thread_config(self, soc: SocProfile) -> OpConfig:
+        """The thread's op config (InitL2Phase1Context): the platform's cube / vector core counts.
+
+        There is no per-thread resource limit or deterministic option in the emulator yet, so every
+        thread gets the same (immutable) config object.
+        """
+        config = self._config
+        if config is None or config.aic_num != soc.cube_core_cnt:
+            config = self._config = OpConfig(aic_num=soc.cube_core_cnt, aiv_num=soc.vector_core_cnt)
+        return config
 
     def load_packages(self, soc_version: str) -> OppPackages:
         """LoadAllOppPackage, once per process: later calls return what the first one loaded."""

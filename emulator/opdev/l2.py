@@ -88,11 +88,6 @@ def create_executor() -> UniqueExecutor:
     return UniqueExecutor()
 
 
-def _thread_config() -> OpConfig:
-    soc = process.current().runtime.soc
-    return OpConfig(aic_num=soc.cube_core_cnt, aiv_num=soc.vector_core_cnt, deterministic=False)
-
-
 def l2_phase1(api: str) -> Callable[[F], F]:
     """Decorate ``aclnnXxxGetWorkspaceSize``'s body; ``api`` is the L2 name (``aclnnAdd``)."""
 
@@ -102,8 +97,9 @@ def l2_phase1(api: str) -> Callable[[F], F]:
             proc = process.current()
             state = proc.aclnn
             state.load_packages(proc.runtime.soc.soc_version)
-            config = _thread_config()
-            with dfx.phase(api, 1):
+            config = state.thread_config(proc.runtime.soc)
+            marker = dfx.enter(api, 1)
+            try:
                 hit = state.op_cache.lookup(api, config, args)
                 if hit is not None:
                     return hit
@@ -117,6 +113,8 @@ def l2_phase1(api: str) -> Callable[[F], F]:
                     executor.l2_inputs = args
                     state.op_cache.publish(executor, config, args)
                 return workspace_size, executor, status
+            finally:
+                dfx.leave(marker)
 
         return c_api(  # type: ignore[return-value]
             f"{api}GetWorkspaceSize", on_error=lambda status: (0, None, status), checks=ACLNN_CHECKS, aclnn=True
@@ -129,8 +127,11 @@ def l2_phase2(api: str) -> Callable[..., int]:
     """The fixed phase-2 function ``aclnnXxx(workspace, workspaceSize, executor, stream)``."""
 
     def phase2(workspace: Address, workspaceSize: int, executor: object, stream: Address) -> int:  # noqa: N803
-        with dfx.phase(api, 2):
+        marker = dfx.enter(api, 2)
+        try:
             return process.current().aclnn.op_cache.run(address(workspace), workspaceSize, executor, address(stream))
+        finally:
+            dfx.leave(marker)
 
     phase2.__name__ = phase2.__qualname__ = api
     phase2.__doc__ = (

@@ -9,6 +9,7 @@ buffered, fits the SoC's unified buffer, and declares that use so the device can
 from __future__ import annotations
 
 import ctypes
+import functools
 from collections.abc import Iterator
 
 from emulator.engine.tiling import TilingContext, TilingResult, align_up, ceil_div
@@ -67,9 +68,16 @@ def block_tiles(tiling: bytes, block_idx: int) -> Iterator[tuple[int, int]]:
         lo += data.ubFormer
 
 
+@functools.lru_cache(maxsize=1024)
+def _former(tiling: bytes) -> tuple[int, int]:
+    """(blockFormer, dim0) of an elementwise tiling; memoised because every block of every launch asks."""
+    data = EleBaseTilingData.from_buffer_copy(tiling)
+    return data.blockFormer, data.dim0
+
+
 def block_range(tiling: bytes, block_idx: int) -> tuple[int, int]:
     """The [lo, hi) element range of one block. Elementwise kernels process it in one numpy call: their
     result does not depend on the UB tile boundaries, which only size the unified-buffer check."""
-    data = EleBaseTilingData.from_buffer_copy(tiling)
-    lo = block_idx * data.blockFormer
-    return lo, min(lo + data.blockFormer, data.dim0)
+    former, total = _former(tiling)
+    lo = block_idx * former
+    return lo, min(lo + former, total)

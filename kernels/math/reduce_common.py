@@ -1,0 +1,418 @@
+"""Shared pieces of the reduction family: the reduce tiling, the reduce kernels and their L0 wrappers.
+
+The L0 reductions (ReduceSum, ReduceAny, ReduceMean, ReduceMax) follow the real wrappers: the axes
+become a host int64 tensor input (``ConvertToTensor``), ``keep_dims`` is an attribute, the output
+shape is inferred from the axes, and the dtype decides AI Core or AI CPU (spec/ops.md section 1.8).
+
+Tiling is a ``ReduceOpTilingData`` in the spirit of the atvoss reduce template (section 1.9): the
+kept (A) elements are split across cores (``factorACntPerCore``), each core walks its A range in UB
+tiles of ``ubFactorA`` elements and the reduced (R) elements in tiles of ``ubFactorR``; ``groupR``
+is always 1 (no cross-core R split, so no second pass). The tiling sees only shapes, so it derives
+A from the output and R from the input; the kernel reads the axes from its host input, merges
+adjacent axes of the same kind and walks the (A..., R...) transposed view of the input piece by
+piece (hyper-rectangles whose outputs are contiguous), accumulating in float32 for float16 /
+bfloat16, in the input dtype otherwise (integers wrap as on the device).
+
+Fill (the empty-input result of ReduceSum / Mean / LayerNorm and the K == 0 result of MatMul) is
+here too: ``dims`` (host int64) and ``value`` (a 0-d host tensor) in, ``y`` out.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable, Iterator, Sequence
+
+import ml_dtypes
+import numpy as np
+
+from device.interface import BlockContext, Engine
+from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import ceil_div
+from emulator.errors import AclnnInnerNullptr
+from emulator.meta.dtypes import DataType, type_size
+from emulator.meta.objects import aclIntArray, aclTensor
+from emulator.opdev import (
+    OP_ATTR,
+    OP_INPUT,
+    OP_OUTPUT,
+    BinSpec,
+    Bool,
+    DType,
+    OpImpl,
+    TilingContext,
+    TilingResult,
+    add_to_launcher_list_aicore,
+    add_to_launcher_list_aicpu,
+    block_range,
+    elementwise_tiling,
+)
+from emulator.opdev.checks import check_param
+from kernels.math.cast import NAMES
+
+D = DataType
+BF16 = np.dtype(ml_dtypes.bfloat16)
+F32 = np.dtype(np.float32)
+MIN_BLOCK_BYTES = 16 * 1024  # a core gets at least this much input (as the elementwise template)
+DOUBLE_BUFFER = 2
+TILE_A_WHEN_R_SPLIT = 64  # A elements per UB tile when one R row does not fit the UB
+
+
+# -- dims helpers ---------------------------------------------------------------------------------
+def int_array_values(array: aclIntArray) -> list[int]:
+    return [int(v) for v in array.values]
+
+
+def check_dims(api: str, dims: Sequence[int], rank: int) -> list[int]:
+    """Every dim in [-r, r-1] (r = max(rank, 1)), none repeated after wrapping; returns them wrapped."""
+    r = max(rank, 1)
+    wrapped = []
+    for d in dims:
+        check_param(-r <= d <= r - 1, api, f"dim {d} is out of range [{-r}, {r - 1}].")
+        wrapped.append(d % r)
+    check_param(len(set(wrapped)) == len(wrapped), api, f"dims {list(dims)} contain a repeated dim.")
+    return wrapped
+
+
+def reduced_shape(shape: Sequence[int], axes: Sequence[int], keep_dims: bool) -> tuple[int, ...]:
+    """The output shape of a reduction over ``axes`` (wrapped, of a non-0-d shape)."""
+    red = set(axes)
+    if keep_dims:
+        return tuple(1 if i in red else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in red)
+
+
+def all_axes_if_empty(dims: Sequence[int], rank: int) -> list[int]:
+    return list(dims) if dims else list(range(rank))
+
+
+# -- walking an (A..., R...) view ----------------------------------------------------------------
+def merge_axes(shape: Sequence[int], reduced: set[int]) -> tuple[list[int], list[bool]]:
+    """Drop size-1 axes and merge runs of adjacent axes of the same kind (A or R)."""
+    merged: list[int] = []
+    kinds: list[bool] = []
+    for i, d in enumerate(shape):
+        if d == 1:
+            continue
+        kind = i in reduced
+        if kinds and kinds[-1] == kind:
+            merged[-1] *= d
+        else:
+            merged.append(d)
+            kinds.append(kind)
+    return merged, kinds
+
+
+def ar_view(flat: np.ndarray, shape: Sequence[int], reduced: set[int]) -> tuple[np.ndarray, int]:
+    """A view of ``flat`` (the dense tensor) with its kept axes first, reduced axes last; and the
+    number of kept axes."""
+    merged, kinds = merge_axes(shape, reduced)
+    arr = flat.reshape(merged)
+    order = [i for i, k in enumerate(kinds) if not k] + [i for i, k in enumerate(kinds) if k]
+    return arr.transpose(order), sum(1 for k in kinds if not k)
+
+
+def pieces(lo: int, hi: int, shape: Sequence[int]) -> Iterator[tuple[int | slice, ...]]:
+    """Index tuples (ints, then one slice) of hyper-rectangles covering the C-order flat range
+    [lo, hi) of ``shape`` in order; each selects a block whose flat positions are contiguous."""
+    if lo >= hi:
+        return
+    if not shape:
+        yield ()
+        return
+    inner = 1
+    for d in shape[1:]:
+        inner *= d
+    first, last = lo // inner, (hi - 1) // inner
+    start = first
+    if lo % inner:
+        for sub in pieces(lo % inner, min(hi - first * inner, inner), shape[1:]):
+            yield (first, *sub)
+        start = first + 1
+    end = last if hi % inner else last + 1
+    if start < end:
+        yield (slice(start, end),)
+    if hi % inner and last >= start:
+        for sub in pieces(0, hi - last * inner, shape[1:]):
+            yield (last, *sub)
+
+
+def piece_size(index: tuple[int | slice, ...], shape: Sequence[int]) -> int:
+    """Elements of ``shape`` an index tuple from ``pieces`` selects."""
+    n = 1
+    for d in shape[len(index) :]:
+        n *= d
+    last = index[-1] if index else None
+    if isinstance(last, slice):
+        n *= last.stop - last.start
+    return n
+
+
+# -- the reduce tiling -----------------------------------------------------------------------------
+class ReduceOpTilingData(ctypes.Structure):
+    _fields_ = [
+        ("factorACntPerCore", ctypes.c_int64),  # kept elements per core
+        ("factorATotalCnt", ctypes.c_int64),  # kept elements in all (= outSize)
+        ("ubFactorA", ctypes.c_int64),  # kept elements per UB tile
+        ("factorRCntPerCore", ctypes.c_int64),  # reduced elements per core (all of them: groupR == 1)
+        ("factorRTotalCnt", ctypes.c_int64),  # reduced elements per kept element
+        ("ubFactorR", ctypes.c_int64),  # reduced elements per UB tile
+        ("groupR", ctypes.c_int64),
+        ("outSize", ctypes.c_int64),
+        ("basicBlock", ctypes.c_int64),  # UB bytes of one tile
+        ("coreNum", ctypes.c_int64),
+        ("realCoreNum", ctypes.c_int64),
+        ("meanVar", ctypes.c_float),  # 1 / R for ReduceMean
+    ]
+
+
+def _needs_fp32(dtype: int) -> bool:
+    return dtype in (D.DT_FLOAT16, D.DT_BF16)
+
+
+def reduce_tiling(ctx: TilingContext) -> TilingResult:
+    """Kept elements across the cores, UB tiles of ubFactorA x ubFactorR input elements."""
+    x, out = ctx.inputs[0], ctx.outputs[0]
+    assert x is not None and out is not None
+    a_total = max(out.numel, 1)
+    r_total = max(x.numel // a_total, 1)
+    in_size = min(type_size(x.dtype), 16)
+    acc_size = 4 if _needs_fp32(x.dtype) else in_size
+    cores = max(ctx.platform.core_num, 1)
+    min_a = ceil_div(MIN_BLOCK_BYTES, r_total * in_size)
+    per_core = min(max(ceil_div(a_total, cores), min_a), a_total)
+    block_num = ceil_div(a_total, per_core)
+    in_bpe = in_size * DOUBLE_BUFFER + (4 if _needs_fp32(x.dtype) else 0)  # + the float32 copy
+    out_bpe = acc_size * DOUBLE_BUFFER  # accumulator + output tile
+    ub = ctx.platform.ub_size
+    if r_total * in_bpe + out_bpe <= ub:
+        ub_r = r_total
+        ub_a = max(min(per_core, ub // (r_total * in_bpe + out_bpe)), 1)
+    else:
+        ub_a = min(per_core, TILE_A_WHEN_R_SPLIT)
+        align = max(32 // in_size, 1)
+        ub_r = max((ub - ub_a * out_bpe) // (ub_a * in_bpe) // align * align, 1)
+    ub_bytes = ub_a * (ub_r * in_bpe + out_bpe)
+    data = ReduceOpTilingData(
+        factorACntPerCore=per_core,
+        factorATotalCnt=a_total,
+        ubFactorA=ub_a,
+        factorRCntPerCore=r_total,
+        factorRTotalCnt=r_total,
+        ubFactorR=ub_r,
+        groupR=1,
+        outSize=a_total,
+        basicBlock=ub_bytes,
+        coreNum=cores,
+        realCoreNum=block_num,
+        meanVar=1.0 / r_total,
+    )
+    return TilingResult(tiling_key=0, block_dim=block_num, data=data, ub_bytes_per_block=ub_bytes)
+
+
+# -- the reduce kernels ------------------------------------------------------------------------------
+Partial = Callable[[np.ndarray, tuple[int, ...], np.dtype], np.ndarray]
+Combine = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Finish = Callable[[np.ndarray, ReduceOpTilingData], np.ndarray]
+
+
+def acc_dtype(dtype: np.dtype) -> np.dtype:
+    return F32 if dtype in (np.dtype(np.float16), BF16) else dtype
+
+
+def _sum(v: np.ndarray, axes: tuple[int, ...], acc: np.dtype) -> np.ndarray:
+    return np.sum(v, axis=axes, dtype=acc)
+
+
+def _max(v: np.ndarray, axes: tuple[int, ...], acc: np.dtype) -> np.ndarray:
+    return np.max(v, axis=axes)  # exact in the input dtype; NaN propagates
+
+
+def _any(v: np.ndarray, axes: tuple[int, ...], acc: np.dtype) -> np.ndarray:
+    return np.any(v, axis=axes)
+
+
+def _keep(acc: np.ndarray, data: ReduceOpTilingData) -> np.ndarray:
+    return acc
+
+
+def _mean(acc: np.ndarray, data: ReduceOpTilingData) -> np.ndarray:
+    """AI Core (float32 accumulator): sum x float32(1/R); AI CPU (Eigen MeanReducer): sum / R,
+    truncating toward zero for integers."""
+    count = data.factorRTotalCnt
+    if acc.dtype.kind in "iu":
+        quotient = np.abs(acc.astype(np.int64)) // count
+        return (np.sign(acc) * quotient).astype(acc.dtype)
+    if acc.dtype == F32:
+        return acc * np.float32(data.meanVar)
+    return acc / acc.dtype.type(count)
+
+
+def reduce_kernel(partial: Partial, combine: Combine, finish: Finish = _keep) -> Callable[..., None]:
+    """The SPMD kernel of one reduction: the block's kept range, in UB tiles, R walked in tiles."""
+
+    def kernel(ctx: BlockContext, x: np.ndarray, axes_buf: np.ndarray, y: np.ndarray) -> None:
+        data = ReduceOpTilingData.from_buffer_copy(ctx.tiling)
+        a_lo = ctx.block_idx * data.factorACntPerCore
+        a_hi = min(a_lo + data.factorACntPerCore, data.factorATotalCnt)
+        if a_lo >= a_hi:
+            return
+        dx, _, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
+        shape = tuple(ctx.attrs["shapes"][0])  # type: ignore[index]
+        rank = len(shape)
+        axes = {int(a) % max(rank, 1) for a in axes_buf.view(np.int64)} if rank else set()
+        count = 1
+        for d in shape:
+            count *= d
+        view, n_a = ar_view(x.view(dx)[:count], shape, axes)
+        a_shape, r_shape = view.shape[:n_a], view.shape[n_a:]
+        r_total = data.factorRTotalCnt
+        acc_t = acc_dtype(dx)
+        out = y.view(dy)
+        position = a_lo
+        for t_lo in range(a_lo, a_hi, data.ubFactorA):
+            for a_index in pieces(t_lo, min(t_lo + data.ubFactorA, a_hi), a_shape):
+                sub = view[a_index]
+                lead = sub.ndim - len(r_shape)
+                red_axes = tuple(range(lead, sub.ndim))
+                acc = None
+                for r_lo in range(0, r_total, data.ubFactorR):
+                    for r_index in pieces(r_lo, min(r_lo + data.ubFactorR, r_total), r_shape):
+                        tile = sub[(slice(None),) * lead + r_index]
+                        part = partial(tile, tuple(range(lead, tile.ndim)), acc_t) if red_axes else tile
+                        acc = part if acc is None else combine(acc, part)
+                assert acc is not None
+                flat = np.asarray(finish(np.asarray(acc), data)).reshape(-1)
+                out[position : position + flat.size] = flat.astype(dy, copy=False)
+                position += flat.size
+
+    return kernel
+
+
+def _reduce_op(
+    op_type: str,
+    kernel: Callable[..., None],
+    aicore: Sequence[str],
+    attrs: tuple[tuple[str, str], ...],
+    aicpu_attr_names: tuple[str, ...],
+) -> tuple[OpImpl, OpImpl]:
+    bins = tuple(BinSpec((d, "int64"), (d,)) for d in aicore)
+    names = tuple(n for n, _ in attrs)
+    aic = OpImpl(op_type, kernel, reduce_tiling, bins=bins, attrs=attrs, attr_names=names, input_names=("x", "axes"),
+                 kernel_json={"opParaSize": ctypes.sizeof(ReduceOpTilingData)})  # fmt: skip
+    cpu = OpImpl(op_type, kernel, reduce_tiling, engine=Engine.AICPU, attr_names=aicpu_attr_names,
+                 input_names=("x", "axes"))  # fmt: skip
+    return aic, cpu
+
+
+KEEP = (("keep_dims", "bool"),)
+REDUCE_SUM, REDUCE_SUM_AICPU = _reduce_op(
+    "ReduceSum", reduce_kernel(_sum, np.add), ("float", "float16", "int32", "int64", "bfloat16"), KEEP, ("keep_dims",)
+)
+REDUCE_ANY, _ = _reduce_op("ReduceAny", reduce_kernel(_any, np.logical_or), ("bool",), KEEP, ("keep_dims",))
+REDUCE_MEAN, REDUCE_MEAN_AICPU = _reduce_op(
+    "ReduceMean", reduce_kernel(_sum, np.add, _mean), ("float", "float16", "bfloat16"),
+    (("keep_dims", "bool"), ("noop_with_empty_axes", "bool")), ("keep_dims", "noop_with_empty_axes", "Tidx"),
+)  # fmt: skip
+REDUCE_MAX, REDUCE_MAX_AICPU = _reduce_op(
+    "ReduceMax", reduce_kernel(_max, np.maximum), ("float16", "float", "uint8", "int32", "int64", "bfloat16", "int8"),
+    KEEP, ("keep_dims",),
+)  # fmt: skip
+
+SUM_AIC = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT32, D.DT_INT64, D.DT_BF16)
+MEAN_AIC = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)
+MAX_AIC = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_UINT8, D.DT_INT32, D.DT_INT64, D.DT_BF16, D.DT_INT8)
+
+
+def _launch_reduce(
+    aic: OpImpl,
+    cpu: OpImpl,
+    aic_dtypes: Sequence[int],
+    x: aclTensor,
+    axes: Sequence[int],
+    keep_dims: bool,
+    executor: aclOpExecutor,
+    extra_attrs: tuple[object, ...] = (),
+    cpu_extra: tuple[object, ...] = (),
+) -> aclTensor | None:
+    out = executor.alloc_tensor(reduced_shape(x.view_shape, axes, keep_dims), x.dtype)
+    axes_tensor = executor.convert_to_tensor(list(axes), D.DT_INT64)
+    if axes_tensor is None:
+        return None
+    io = (OP_INPUT(x, axes_tensor), OP_OUTPUT(out))
+    if x.dtype in aic_dtypes:
+        status = add_to_launcher_list_aicore(executor, aic, *io, OP_ATTR(Bool(keep_dims), *extra_attrs))
+    else:
+        attrs = OP_ATTR(Bool(keep_dims), *extra_attrs, *cpu_extra)
+        status = add_to_launcher_list_aicpu(executor, cpu, cpu.attr_names, *io, attrs)
+    return out if status == 0 else None
+
+
+def reduce_sum_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::ReduceSumOp: AI Core for F32 F16 I32 I64 BF16, AI CPU for the rest."""
+    return _launch_reduce(REDUCE_SUM, REDUCE_SUM_AICPU, SUM_AIC, x, axes, keep_dims, executor)
+
+
+def reduce_any_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::ReduceAny (bool, AI Core)."""
+    return _launch_reduce(REDUCE_ANY, REDUCE_ANY, (D.DT_BOOL,), x, axes, keep_dims, executor)
+
+
+def reduce_mean_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::ReduceMean: AI Core for F32 F16 BF16; AI CPU (keep_dims, noop_with_empty_axes, Tidx) otherwise."""
+    return _launch_reduce(
+        REDUCE_MEAN, REDUCE_MEAN_AICPU, MEAN_AIC, x, axes, keep_dims, executor, (Bool(True),), (DType(D.DT_INT64),)
+    )
+
+
+def reduce_max_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::ReduceMax: AI Core for F16 F32 U8 I32 I64 BF16 I8, AI CPU for F64 I16."""
+    return _launch_reduce(REDUCE_MAX, REDUCE_MAX_AICPU, MAX_AIC, x, axes, keep_dims, executor)
+
+
+# -- Fill ---------------------------------------------------------------------------------------------
+FILL_AIC = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT32, D.DT_INT64, D.DT_INT8, D.DT_BOOL, D.DT_BF16, D.DT_UINT16,
+            D.DT_UINT32, D.DT_UINT64)  # fmt: skip
+
+
+def fill_kernel(ctx: BlockContext, dims: np.ndarray, value: np.ndarray, y: np.ndarray) -> None:
+    lo, hi = block_range(ctx.tiling, ctx.block_idx)
+    if lo >= hi:
+        return
+    dtype = ctx.attrs["dtypes"][-1]  # type: ignore[index]
+    y.view(dtype)[lo:hi] = value.view(dtype)[0]
+
+
+def fill_tiling(ctx: TilingContext) -> TilingResult:
+    out = ctx.outputs[0]
+    assert out is not None
+    return elementwise_tiling(ctx, out.numel, 1)
+
+
+FILL = OpImpl("Fill", fill_kernel, fill_tiling, input_names=("dims", "value"),
+              bins=tuple(BinSpec(("int64", NAMES[d]), (NAMES[d],)) for d in FILL_AIC))  # fmt: skip
+FILL_AICPU = OpImpl("Fill", fill_kernel, fill_tiling, engine=Engine.AICPU, input_names=("dims", "value"))
+
+
+def fill_l0(shape: Sequence[int], value: float, dtype: int, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::Fill: a new tensor of ``shape`` holding ``value`` (a C-style conversion to ``dtype``)."""
+    dims = executor.convert_to_tensor(list(shape), D.DT_INT64)
+    with np.errstate(invalid="ignore"):
+        scalar = executor.alloc_scalar(value, dtype)
+    value_tensor = executor.convert_to_tensor(scalar, dtype) if scalar is not None else None
+    if dims is None or value_tensor is None:
+        return None
+    out = executor.alloc_tensor(tuple(shape), dtype)
+    io = (OP_INPUT(dims, value_tensor), OP_OUTPUT(out))
+    if dtype in FILL_AIC:
+        status = add_to_launcher_list_aicore(executor, FILL, *io)
+    else:
+        status = add_to_launcher_list_aicpu(executor, FILL_AICPU, (), *io)
+    return out if status == 0 else None
+
+
+OPS = (REDUCE_SUM, REDUCE_ANY, REDUCE_MEAN, REDUCE_MAX, FILL)
+
+
+def l0_failed(api: str, step: str = "an L0 step") -> AclnnInnerNullptr:
+    """What an L2 raises when an L0 call returned null (561103)."""
+    return AclnnInnerNullptr(f"{api}: {step} returned null.", msg_id="EZ9999")

@@ -1,0 +1,95 @@
+"""aclnnInplaceZero and the L0 ZerosLike it runs on (spec/ops.md section 2.29d; ops-math math/zero_op).
+
+L2: null check (161001); selfRef dtype in the A2 list (uint32 and uint64 are not: 161002); an empty
+selfRef launches nothing. Then Contiguous(selfRef), ZerosLike, ViewCopy back into selfRef. The real
+L2 has no rank check: a 9-D selfRef of an AI Core dtype is zeroed, one of an AI CPU dtype makes the
+AI CPU ZerosLike step fail (561103), as in the code.
+
+L0 ZerosLike (``zeros_like_l0``): an output like its input, all zeros; AI Core on A2 for int8, int32,
+int64, uint8, float16, float32, bool, bfloat16; the AI CPU ZerosLike (no attrs) otherwise. Bit-exact.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from device.interface import BlockContext, Engine
+from emulator.engine.executor import aclOpExecutor
+from emulator.errors import AclnnInnerNullptr
+from emulator.meta.dtypes import DataType
+from emulator.meta.objects import aclTensor
+from emulator.opdev import (
+    OP_INPUT,
+    OP_OUTPUT,
+    OpImpl,
+    add_to_launcher_list_aicore,
+    add_to_launcher_list_aicpu,
+    block_range,
+    contiguous,
+    create_executor,
+    l2_phase1,
+    l2_phase2,
+    view_copy,
+)
+from emulator.opdev.checks import MAX_DIM, check_dtype, check_not_null, is_empty
+from kernels.math.data_movement import fill_tiling, same_dtype_bins
+
+D = DataType
+ZERO_DTYPES = (D.DT_INT8, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_FLOAT16, D.DT_FLOAT, D.DT_BOOL, D.DT_DOUBLE,
+               D.DT_INT16, D.DT_UINT16, D.DT_COMPLEX128, D.DT_COMPLEX64, D.DT_BF16)  # fmt: skip
+ZEROS_LIKE_AICORE = (D.DT_INT8, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_FLOAT16, D.DT_FLOAT, D.DT_BOOL, D.DT_BF16)
+
+
+def zeros_like_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+    """This block's range of y is set to zero (x is not read)."""
+    lo, hi = block_range(ctx.tiling, ctx.block_idx)
+    if lo >= hi:
+        return
+    _, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
+    y.view(dy)[lo:hi] = np.zeros(1, dtype=dy)[0]
+
+
+ZEROS_LIKE = OpImpl("ZerosLike", zeros_like_kernel, fill_tiling, bins=same_dtype_bins(ZEROS_LIKE_AICORE))
+ZEROS_LIKE_AICPU = OpImpl("ZerosLike", zeros_like_kernel, fill_tiling, engine=Engine.AICPU)
+
+
+def zeros_like_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::ZerosLike(x): a workspace tensor of x's shape and dtype, all zeros; None when a step fails."""
+    out = executor.alloc_tensor(x.view_shape, x.dtype)
+    if is_empty(out):
+        return out
+    if x.dtype in ZEROS_LIKE_AICORE:
+        status = add_to_launcher_list_aicore(executor, ZEROS_LIKE, OP_INPUT(x), OP_OUTPUT(out))
+    elif len(x.view_shape) > MAX_DIM:
+        return None  # the AI CPU path checks the rank first
+    else:
+        status = add_to_launcher_list_aicpu(executor, ZEROS_LIKE_AICPU, (), OP_INPUT(x), OP_OUTPUT(out))
+    return out if status == 0 else None
+
+
+@l2_phase1("aclnnInplaceZero")
+def aclnnInplaceZeroGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
+    aclOpExecutor** executor)"""
+    api = "aclnnInplaceZero"
+    check_not_null(api, selfRef=selfRef)
+    assert selfRef is not None
+    check_dtype(api, "selfRef", selfRef, ZERO_DTYPES)
+    with create_executor() as unique:
+        executor = unique.get()
+        if is_empty(selfRef):
+            return unique.release(0)
+        x = contiguous(selfRef, executor)
+        zeros = zeros_like_l0(x, executor) if x is not None else None
+        if zeros is None or view_copy(zeros, selfRef, executor) is None:
+            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        return unique.release(executor.get_workspace_size())
+
+
+aclnnInplaceZero = l2_phase2("aclnnInplaceZero")
+
+OPS = (ZEROS_LIKE,)
+L2_APIS = {
+    "aclnnInplaceZeroGetWorkspaceSize": aclnnInplaceZeroGetWorkspaceSize,
+    "aclnnInplaceZero": aclnnInplaceZero,
+}

@@ -1,0 +1,349 @@
+"""aclnnAdd / aclnnInplaceAdd end to end against a float64 numpy golden (spec/ops.md sections 1 and 2.1).
+
+out = self + alpha * other for every A2 dtype (int16 and float64 run on AI CPU), with broadcasting,
+alpha 1 / fractional / integral, the mixed float16 / bfloat16 + float32 pairs, strided inputs and
+outputs, an output with a view offset, empty tensors (nothing launched, nothing written) and the
+documented statuses: 161001 for a null argument, 161002 for every other parameter problem.
+Tolerances: rtol 1e-3 for float16, 1e-2 for bfloat16 (with the matching atol of the precision
+standard), near-exact for float32 / float64, exact for integers and bool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from emulator import acl, aclnn, process
+
+NULLPTR = 161001
+INVALID = 161002
+BF16 = np.dtype(ml_dtypes.bfloat16)
+A = aclnn
+NP = {
+    A.ACL_FLOAT: np.dtype(np.float32), A.ACL_FLOAT16: np.dtype(np.float16), A.ACL_BF16: BF16,
+    A.ACL_INT32: np.dtype(np.int32), A.ACL_INT64: np.dtype(np.int64), A.ACL_INT8: np.dtype(np.int8),
+    A.ACL_UINT8: np.dtype(np.uint8), A.ACL_BOOL: np.dtype(np.bool_), A.ACL_DOUBLE: np.dtype(np.float64),
+    A.ACL_INT16: np.dtype(np.int16), A.ACL_UINT16: np.dtype(np.uint16),
+}  # fmt: skip
+TOLERANCE = {np.dtype(np.float16): (1e-3, 2e-3), BF16: (1e-2, 2e-2), np.dtype(np.float32): (1e-6, 1e-6)}
+AICPU = (A.ACL_DOUBLE, A.ACL_INT16)
+
+
+class Npu:
+    """acl.init, set_device(0), a stream and aclnnInit(None); device tensors from host arrays."""
+
+    def __init__(self) -> None:
+        assert acl.init() == 0
+        assert acl.rt.set_device(0) == 0
+        self.stream, ret = acl.rt.create_stream()
+        assert ret == 0
+        assert aclnn.aclnnInit(None) == 0
+
+    def tensor(self, storage: np.ndarray, dtype: int, shape: Sequence[int] | None = None,
+               strides: Sequence[int] | None = None, offset: int = 0) -> tuple[Any, int]:  # fmt: skip
+        """(aclTensor, device address) over a copy of ``storage``; the view defaults to the whole storage."""
+        storage = np.ascontiguousarray(storage)
+        ptr, ret = acl.rt.malloc(max(storage.nbytes, 1), 0)
+        assert ret == 0
+        if storage.nbytes:
+            assert acl.rt.memcpy(ptr, storage.nbytes, storage.ctypes.data, storage.nbytes, 1) == 0
+        view = list(storage.shape) if shape is None else list(shape)
+        if strides is None:
+            strides = [s // storage.itemsize for s in np.empty(view, dtype=storage.dtype).strides]
+        dims = list(storage.shape)
+        t = aclnn.aclCreateTensor(view, len(view), dtype, list(strides), offset, aclnn.ACL_FORMAT_ND, dims,
+                                  len(dims), ptr)  # fmt: skip
+        assert t is not None
+        return t, ptr
+
+    @staticmethod
+    def read(ptr: int, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
+        out = np.empty(shape, dtype=dtype)
+        if out.nbytes:
+            assert acl.rt.memcpy(out.ctypes.data, out.nbytes, ptr, out.nbytes, 2) == 0
+        return out
+
+    def add(self, self_t: Any, other: Any, alpha: Any, out: Any) -> tuple[int, Any, int]:
+        """Both phases of aclnnAdd; returns (phase-1 status, executor, phase-2 status or None)."""
+        ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(self_t, other, alpha, out)
+        if ret != 0:
+            return ret, executor, None
+        launchers = [launcher.name for launcher in executor.launchers]
+        workspace = 0
+        if ws:
+            workspace, status = acl.rt.malloc(ws, 0)
+            assert status == 0
+        status = aclnn.aclnnAdd(workspace, ws, executor, self.stream)
+        assert acl.rt.synchronize_stream(self.stream) == 0
+        return ret, launchers, status
+
+
+@pytest.fixture
+def npu(emu: process.EmulatedProcess) -> Npu:
+    """The test's process with a device, a stream and aclnn initialised."""
+    return Npu()
+
+
+def sample(dtype: int, shape: Sequence[int], seed: int) -> np.ndarray:
+    """Random values that keep every dtype's sums and products (alpha <= 3) in range."""
+    rng = np.random.default_rng(seed)
+    np_dtype = NP[dtype]
+    if np_dtype == np.bool_:
+        return rng.integers(0, 2, shape).astype(np.bool_)
+    if np_dtype == np.uint8:
+        return rng.integers(0, 60, shape).astype(np.uint8)
+    if np_dtype.kind in "iu":
+        return rng.integers(-30, 30, shape).astype(np_dtype)
+    return rng.uniform(-2, 2, shape).astype(np_dtype)
+
+
+def scalar(value: Any) -> Any:
+    if isinstance(value, bool):
+        return aclnn.aclCreateScalar(value, A.ACL_BOOL)
+    if isinstance(value, int):
+        return aclnn.aclCreateScalar(value, A.ACL_INT64)
+    return aclnn.aclCreateScalar(value, A.ACL_FLOAT)
+
+
+def golden(x: np.ndarray, y: np.ndarray, alpha: Any, out_dtype: np.dtype) -> np.ndarray:
+    """self + alpha * other in float64 (logical or for bool), rounded to the output dtype."""
+    if out_dtype == np.bool_:
+        return np.logical_or(x, y) if alpha else x.copy()
+    exact = x.astype(np.float64) + float(alpha) * y.astype(np.float64)
+    return exact.astype(out_dtype)
+
+
+def ident(value: Any) -> str:
+    """A readable test id: dtype names without the ACL_ prefix."""
+    if isinstance(value, tuple | list):
+        return "-".join(ident(v) for v in value)
+    return str(getattr(value, "name", value)).removeprefix("ACL_")
+
+
+def assert_close(got: np.ndarray, expected: np.ndarray, computed_in: np.dtype | None = None) -> None:
+    """Exact for integers and bool; floats within the tolerance of the dtype the kernel computed in."""
+    assert got.dtype == expected.dtype
+    if got.dtype.kind in "biu":
+        np.testing.assert_array_equal(got, expected)
+        return
+    rtol, atol = TOLERANCE.get(computed_in or got.dtype, (1e-12, 1e-12))
+    np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64), rtol=rtol, atol=atol)
+
+
+def run_add(npu: Npu, x: np.ndarray, y: np.ndarray, dtypes: tuple[int, int, int], alpha: Any,
+            out_shape: Sequence[int] | None = None) -> tuple[np.ndarray, list[str]]:  # fmt: skip
+    """aclnnAdd on contiguous device copies of x and y; returns the output and the launcher names."""
+    tx, _ = npu.tensor(x, dtypes[0])
+    ty, _ = npu.tensor(y, dtypes[1])
+    shape = np.broadcast_shapes(x.shape, y.shape) if out_shape is None else tuple(out_shape)
+    to, po = npu.tensor(np.zeros(shape, NP[dtypes[2]]), dtypes[2])
+    ret, launchers, status = npu.add(tx, ty, scalar(alpha), to)
+    assert (ret, status) == (0, 0)
+    return npu.read(po, shape, NP[dtypes[2]]), launchers
+
+
+ALL = [A.ACL_FLOAT, A.ACL_FLOAT16, A.ACL_BF16, A.ACL_INT32, A.ACL_INT64, A.ACL_INT8, A.ACL_UINT8, A.ACL_BOOL,
+       A.ACL_DOUBLE, A.ACL_INT16]  # fmt: skip
+
+
+@pytest.mark.parametrize("dtype", ALL, ids=ident)
+def test_add_every_dtype(npu: Npu, dtype: int) -> None:
+    """Same-dtype Add with alpha 1 matches numpy; int16 and float64 run on AI CPU, the rest on AI Core."""
+    x, y = sample(dtype, (4, 33), 1), sample(dtype, (4, 33), 2)
+    alpha = 1 if NP[dtype].kind in "biu" else 1.0
+    got, launchers = run_add(npu, x, y, (dtype, dtype, dtype), alpha)
+    assert_close(got, golden(x, y, alpha, NP[dtype]))
+    assert launchers == (["Add(AI CPU)"] if dtype in AICPU else ["Add"])
+
+
+@pytest.mark.parametrize(
+    ("dtype", "alpha", "kernels"),
+    [
+        (A.ACL_FLOAT, 2.5, ["Axpy"]),
+        (A.ACL_FLOAT16, 2.5, ["Axpy"]),
+        (A.ACL_BF16, 2.5, ["Mul", "Add"]),
+        (A.ACL_DOUBLE, 2.5, ["Mul(AI CPU)", "Add(AI CPU)"]),
+        (A.ACL_FLOAT, -0.5, ["Axpy"]),
+        (A.ACL_INT32, 3, ["Axpy"]),
+        (A.ACL_INT64, -2, ["Mul", "Add"]),
+        (A.ACL_INT8, 2, ["Mul", "Add"]),
+        (A.ACL_UINT8, 3, ["Mul", "Add"]),
+        (A.ACL_INT16, 2, ["Mul(AI CPU)", "Add(AI CPU)"]),
+        (A.ACL_FLOAT, 2, ["Axpy"]),  # an integral alpha on a float tensor
+        (A.ACL_BOOL, True, ["Add"]),  # a bool alpha of 1: plain Add (logical or)
+    ],
+    ids=ident,
+)
+def test_add_with_alpha(npu: Npu, dtype: int, alpha: Any, kernels: list[str]) -> None:
+    """alpha != 1 goes through Axpy (float32 / float16 / int32) or Mul then Add, and matches numpy."""
+    x, y = sample(dtype, (3, 50), 3), sample(dtype, (3, 50), 4)
+    got, launchers = run_add(npu, x, y, (dtype, dtype, dtype), alpha)
+    assert_close(got, golden(x, y, alpha, NP[dtype]))
+    assert launchers == kernels
+
+
+@pytest.mark.parametrize(
+    ("x_shape", "y_shape"),
+    [((3, 1, 4), (2, 1)), ((5, 4), (4,)), ((2, 3), ()), ((), (2, 3)), ((1,), (7, 1)), ((2, 1, 3, 1), (1, 4, 1, 5))],
+)
+def test_add_broadcasts(npu: Npu, x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> None:
+    """Inputs broadcast NumPy-style into the out shape."""
+    x, y = sample(A.ACL_FLOAT, x_shape, 5), sample(A.ACL_FLOAT, y_shape, 6)
+    got, _ = run_add(npu, x, y, (A.ACL_FLOAT,) * 3, 1.5)
+    assert_close(got, golden(x, y, 1.5, np.dtype(np.float32)))
+
+
+@pytest.mark.parametrize(
+    ("dtypes", "alpha", "kernels"),
+    [
+        ((A.ACL_FLOAT16, A.ACL_FLOAT, A.ACL_FLOAT), 1.0, ["Add"]),  # the mixed-precision kernel
+        ((A.ACL_FLOAT, A.ACL_FLOAT16, A.ACL_FLOAT), 1.0, ["Add"]),
+        ((A.ACL_BF16, A.ACL_FLOAT, A.ACL_FLOAT), 1.0, ["Add"]),
+        ((A.ACL_FLOAT16, A.ACL_FLOAT, A.ACL_FLOAT), 2.0, ["Cast", "Axpy"]),
+        ((A.ACL_FLOAT, A.ACL_BF16, A.ACL_FLOAT), 0.5, ["Cast", "Axpy"]),
+        ((A.ACL_FLOAT16, A.ACL_FLOAT, A.ACL_FLOAT16), 1.0, ["Add", "Cast"]),  # float32 result cast to out
+        ((A.ACL_INT32, A.ACL_FLOAT16, A.ACL_FLOAT), 1.0, ["Cast", "Add", "Cast"]),  # int32 + f16 computes in f16
+    ],
+    ids=ident,
+)
+def test_add_mixed_dtypes(npu: Npu, dtypes: tuple[int, int, int], alpha: float, kernels: list[str]) -> None:
+    """Mixed float16 / bfloat16 + float32 (and int + float) pairs promote, compute and cast into out."""
+    x, y = sample(dtypes[0], (4, 20), 7), sample(dtypes[1], (4, 20), 8)
+    got, launchers = run_add(npu, x, y, dtypes, alpha)
+    computed_in = np.dtype(np.float16) if A.ACL_INT32 in dtypes else None
+    assert_close(got, golden(x, y, alpha, NP[dtypes[2]]), computed_in)
+    assert launchers == kernels
+
+
+def test_add_strided_input(npu: Npu) -> None:
+    """A transposed (non-contiguous) self is gathered first and added correctly."""
+    base = sample(A.ACL_FLOAT, (4, 6), 9)
+    tx, _ = npu.tensor(base, A.ACL_FLOAT, shape=[6, 4], strides=[1, 6])
+    y = sample(A.ACL_FLOAT, (6, 4), 10)
+    ty, _ = npu.tensor(y, A.ACL_FLOAT)
+    to, po = npu.tensor(np.zeros((6, 4), np.float32), A.ACL_FLOAT)
+    ret, launchers, status = npu.add(tx, ty, scalar(2.0), to)
+    assert (ret, status) == (0, 0)
+    assert launchers == ["AsStrided", "Axpy"]
+    assert_close(npu.read(po, (6, 4), np.dtype(np.float32)), golden(base.T, y, 2.0, np.dtype(np.float32)))
+
+
+def test_add_strided_out(npu: Npu) -> None:
+    """A transposed out view is written through ViewCopy into the right storage positions."""
+    x, y = sample(A.ACL_FLOAT, (6, 4), 11), sample(A.ACL_FLOAT, (6, 4), 12)
+    tx, _ = npu.tensor(x, A.ACL_FLOAT)
+    ty, _ = npu.tensor(y, A.ACL_FLOAT)
+    to, po = npu.tensor(np.zeros((4, 6), np.float32), A.ACL_FLOAT, shape=[6, 4], strides=[1, 6])
+    ret, launchers, status = npu.add(tx, ty, scalar(1.0), to)
+    assert (ret, status) == (0, 0)
+    assert launchers == ["Add", "ViewCopy"]
+    storage = npu.read(po, (4, 6), np.dtype(np.float32))
+    assert_close(storage.T, golden(x, y, 1.0, np.dtype(np.float32)))
+
+
+def test_add_out_with_view_offset(npu: Npu) -> None:
+    """An out view at offset 4 of a 20-element storage gets the result; the rest of the storage is untouched."""
+    x, y = sample(A.ACL_FLOAT, (2, 4), 13), sample(A.ACL_FLOAT, (2, 4), 14)
+    tx, _ = npu.tensor(x, A.ACL_FLOAT)
+    ty, _ = npu.tensor(y, A.ACL_FLOAT)
+    backing = np.full(20, -7.0, np.float32)
+    to, po = npu.tensor(backing, A.ACL_FLOAT, shape=[2, 4], strides=[4, 1], offset=4)
+    ret, _, status = npu.add(tx, ty, scalar(1.0), to)
+    assert (ret, status) == (0, 0)
+    storage = npu.read(po, (20,), np.dtype(np.float32))
+    assert_close(storage[4:12].reshape(2, 4), golden(x, y, 1.0, np.dtype(np.float32)))
+    np.testing.assert_array_equal(storage[:4], backing[:4])
+    np.testing.assert_array_equal(storage[12:], backing[12:])
+
+
+@pytest.mark.parametrize(("x_shape", "y_shape"), [((0, 3), (0, 3)), ((0, 3), (3,)), ((2, 0), (1,))])
+def test_add_empty_tensors_write_nothing(npu: Npu, x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> None:
+    """An empty self or other: workspace 0, no launcher, phase 2 succeeds, out memory untouched."""
+    tx, _ = npu.tensor(np.zeros(x_shape, np.float32), A.ACL_FLOAT)
+    ty, _ = npu.tensor(np.zeros(y_shape, np.float32), A.ACL_FLOAT)
+    out_shape = list(np.broadcast_shapes(x_shape, y_shape))
+    sentinel = np.full(8, 3.0, np.float32)
+    _, po = npu.tensor(sentinel, A.ACL_FLOAT)
+    to = aclnn.aclCreateTensor(out_shape, len(out_shape), A.ACL_FLOAT, [1] * len(out_shape), 0, A.ACL_FORMAT_ND,
+                               out_shape, len(out_shape), po)  # fmt: skip
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(tx, ty, scalar(1.0), to)
+    assert (ws, ret) == (0, 0)
+    assert executor.launchers == []
+    assert aclnn.aclnnAdd(0, 0, executor, npu.stream) == 0
+    assert acl.rt.synchronize_stream(npu.stream) == 0
+    np.testing.assert_array_equal(npu.read(po, (8,), np.dtype(np.float32)), sentinel)
+
+
+@pytest.mark.parametrize("null", ["self", "other", "alpha", "out"])
+def test_add_null_argument_is_161001(npu: Npu, null: str) -> None:
+    """A null self, other, alpha or out returns 161001 and no executor."""
+    args = {
+        "self": npu.tensor(np.ones(4, np.float32), A.ACL_FLOAT)[0],
+        "other": npu.tensor(np.ones(4, np.float32), A.ACL_FLOAT)[0],
+        "alpha": scalar(1.0),
+        "out": npu.tensor(np.ones(4, np.float32), A.ACL_FLOAT)[0],
+    }
+    args[null] = None
+    assert aclnn.aclnnAddGetWorkspaceSize(*args.values()) == (0, None, NULLPTR)
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "out", "alpha"),
+    [
+        ((A.ACL_UINT16, (4,)), (A.ACL_UINT16, (4,)), (A.ACL_UINT16, (4,)), 1),  # unsupported dtype
+        ((A.ACL_UINT16, (4,)), (A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), 1.0),  # promotion undefined (and uint16)
+        ((A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (5,)), 1.0),  # out shape wrong
+        ((A.ACL_FLOAT, (2, 4)), (A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), 1.0),  # out is not the broadcast shape
+        ((A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (3,)), (A.ACL_FLOAT, (4,)), 1.0),  # not broadcastable
+        ((A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), (A.ACL_INT32, (4,)), 1.0),  # float result into int32 out
+        ((A.ACL_INT32, (4,)), (A.ACL_INT32, (4,)), (A.ACL_INT32, (4,)), 1.5),  # float alpha for an int result
+        ((A.ACL_INT32, (4,)), (A.ACL_INT32, (4,)), (A.ACL_BOOL, (4,)), 1),  # int result into bool out
+        ((A.ACL_FLOAT, (1,) * 9), (A.ACL_FLOAT, (1,) * 9), (A.ACL_FLOAT, (1,) * 9), 1.0),  # rank 9
+    ],
+    ids=["uint16", "promotion", "out_shape", "out_not_broadcast", "no_broadcast", "float_to_int", "alpha_cast",
+         "int_to_bool", "rank9"],  # fmt: skip
+)
+def test_add_invalid_parameters_are_161002(npu: Npu, x: tuple, y: tuple, out: tuple, alpha: Any) -> None:
+    """Unsupported dtype, undefined promotion, wrong out shape or dtype, bad alpha and rank 9 return 161002."""
+    tensors = [npu.tensor(np.zeros(shape, np.float32), dtype)[0] for dtype, shape in (x, y, out)]
+    assert aclnn.aclnnAddGetWorkspaceSize(tensors[0], tensors[1], scalar(alpha), tensors[2]) == (0, None, INVALID)
+    assert process.current().registry.count("executor") == 0
+
+
+def test_add_rank_8_is_accepted(npu: Npu) -> None:
+    """Rank 8 is the largest accepted rank."""
+    x, y = sample(A.ACL_FLOAT, (1, 2, 1, 2, 1, 2, 1, 2), 15), sample(A.ACL_FLOAT, (2, 1, 2, 1, 2, 1, 2, 1), 16)
+    got, _ = run_add(npu, x, y, (A.ACL_FLOAT,) * 3, 1.0)
+    assert_close(got, golden(x, y, 1.0, np.dtype(np.float32)))
+
+
+@pytest.mark.parametrize(("dtype", "alpha"), [(A.ACL_FLOAT, 2.0), (A.ACL_FLOAT16, 1.0), (A.ACL_INT32, 3),
+                                              (A.ACL_DOUBLE, 0.5)], ids=ident)  # fmt: skip
+def test_inplace_add(npu: Npu, dtype: int, alpha: Any) -> None:
+    """aclnnInplaceAdd writes selfRef + alpha * other (other broadcast) back into selfRef."""
+    x, y = sample(dtype, (3, 16), 17), sample(dtype, (16,), 18)
+    tx, px = npu.tensor(x, dtype)
+    ty, _ = npu.tensor(y, dtype)
+    ws, executor, ret = aclnn.aclnnInplaceAddGetWorkspaceSize(tx, ty, scalar(alpha))
+    assert ret == 0
+    workspace = 0
+    if ws:
+        workspace, status = acl.rt.malloc(ws, 0)
+        assert status == 0
+    assert aclnn.aclnnInplaceAdd(workspace, ws, executor, npu.stream) == 0
+    assert acl.rt.synchronize_stream(npu.stream) == 0
+    assert_close(npu.read(px, (3, 16), NP[dtype]), golden(x, y, alpha, NP[dtype]))
+
+
+def test_inplace_add_errors(npu: Npu) -> None:
+    """Inplace: a null argument is 161001; a broadcast shape other than selfRef's is 161002."""
+    small, _ = npu.tensor(np.zeros(4, np.float32), A.ACL_FLOAT)
+    big, _ = npu.tensor(np.zeros((3, 4), np.float32), A.ACL_FLOAT)
+    assert aclnn.aclnnInplaceAddGetWorkspaceSize(None, big, scalar(1.0)) == (0, None, NULLPTR)
+    assert aclnn.aclnnInplaceAddGetWorkspaceSize(big, None, scalar(1.0)) == (0, None, NULLPTR)
+    assert aclnn.aclnnInplaceAddGetWorkspaceSize(big, small, None) == (0, None, NULLPTR)
+    assert aclnn.aclnnInplaceAddGetWorkspaceSize(small, big, scalar(1.0)) == (0, None, INVALID)
