@@ -168,6 +168,8 @@ class KeySchema:
                     seen[i] = value
                 elif isinstance(value, list) and isinstance(seen[i], list):
                     included[i] |= len(value) != len(seen[i])
+                elif isinstance(seen[i], float):  # compared as 4-byte floats when the first value was a float
+                    included[i] |= struct.pack("<f", float(value)) != struct.pack("<f", seen[i])
                 elif value != seen[i]:
                     included[i] = True
         self.attr_included = included

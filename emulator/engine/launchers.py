@@ -275,6 +275,8 @@ class AicpuLauncher(Launcher):
 
     def release(self, executor: aclOpExecutor) -> None:
         self.task.in_use = False
+        if self.one_shot:  # the overflow task belongs to this launcher alone and goes with it
+            process.current().registry.remove("aicpu_task", id(self.task))
 
 
 @dataclass

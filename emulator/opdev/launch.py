@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import structlog
 
-from device.errors import DeviceError
 from emulator import process
 from emulator.engine.args import ArgPack, Group, flatten
 from emulator.engine.executor import aclOpExecutor
@@ -52,7 +51,7 @@ def add_to_launcher_list_aicore(executor: aclOpExecutor, impl: OpImpl, *groups: 
         if kernel_bin.has_workspace:
             tiling = run_tiling(impl, kernel_bin, pack, executor)
             scratch = [executor.alloc_tensor([size], DataType.DT_UINT8) for size in tiling.workspace_sizes]
-    except (StatusError, DeviceError) as exc:  # type: ignore[misc]
+    except StatusError as exc:
         log.error("opdev.add_to_launcher_failed", op_type=impl.op_type, reason=str(exc), code=int(INNER))
         status = INNER
     launcher = AiCoreLauncher(impl, pack, kernel_bin, tiling, scratch)

@@ -33,12 +33,6 @@ INNER_NULLPTR = 561103
 RUNTIME = 361001
 F32, F16, I32 = aclnn.ACL_FLOAT, aclnn.ACL_FLOAT16, aclnn.ACL_INT32
 DT_FLOAT, DT_FLOAT16, FORMAT_ND = 0, 1, 2
-LOOKUP_BUG = (
-    "BUG: emulator/opdev/launch.py:55 `except (StatusError, DeviceError)` nests the StatusError tuple, which "
-    "Python rejects (TypeError) instead of collapsing the lookup / tiling failure to 561000 (opdev.md 7.2)"
-)
-
-
 class CountTiling(ctypes.Structure):
     _fields_ = [("total", ctypes.c_int64)]
 
@@ -108,7 +102,6 @@ def test_add_selects_the_bin_of_its_dtype(npu: Any, dtype: int, np_dtype: Any, n
     np.testing.assert_array_equal(out.read(), np.arange(6, dtype=np_dtype) + np_dtype(0.5))
 
 
-@pytest.mark.xfail(strict=True, reason=LOOKUP_BUG)
 def test_a_dtype_without_a_bin_is_561000_then_561103(npu_with: Any) -> None:
     """A custom op with only a float bin: an int32 call fails selection (561000), the L2 returns 561103."""
     recorder = Recorder()
@@ -126,7 +119,6 @@ def test_a_dtype_without_a_bin_is_561000_then_561103(npu_with: Any) -> None:
     np.testing.assert_array_equal(out.read(), np.arange(8, dtype=np.float32) + 1)
 
 
-@pytest.mark.xfail(strict=True, reason=LOOKUP_BUG)
 def test_an_op_without_any_package_entry_is_561000_then_561103(npu: Any) -> None:
     """An op type no package describes has no bins: the lookup fails (561000) and the L2 returns 561103."""
     impl = recorded_op(Recorder())
@@ -211,7 +203,6 @@ def test_failed_tiling_parse_is_361001_once(npu_with: Any) -> None:
     np.testing.assert_array_equal(out.read(), np.arange(16, dtype=np.float32) + 1)
 
 
-@pytest.mark.xfail(strict=True, reason=LOOKUP_BUG)
 def test_failed_tiling_parse_in_phase1_is_561103(npu_with: Any) -> None:
     """A TilingParse failure while tiling in phase 1 is collapsed to 561000; the L2 returns 561103."""
     recorder = Recorder(parse_result=None)
@@ -386,7 +377,6 @@ def test_attr_support_all_analysis(values: tuple[Any, Any], dtype: str, keyed: b
     assert KeySchema.from_bins(bins).attr_included == [keyed]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: float attribute values are compared as doubles, not as 4-byte floats")
 def test_float_attrs_are_compared_as_float32() -> None:
     """Two float values equal as float32 (but not as double) leave the attribute "support all"."""
     bins = [attr_entry(0.1, "float"), attr_entry(0.1 + 1e-12, "float")]

@@ -84,7 +84,9 @@ def overrun_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
     y.view(np.float32)[lo : hi + 8] = x.view(np.float32)[lo : hi + 8]
 
 
-def launch(start: Callable[..., Any], impl: OpImpl, *, fresh_out: bool = True, **kwargs: Any) -> tuple[int, int, Callable[..., np.ndarray]]:
+def launch(
+    start: Callable[..., Any], impl: OpImpl, *, fresh_out: bool = True, **kwargs: Any
+) -> tuple[int, int, Callable[..., np.ndarray]]:
     """Start a process with ``impl`` in a custom package, run its L2 once.
 
     Returns the phase-2 status, the synchronize status and ``read(dtype, offset=0)`` of the output buffer.

@@ -294,18 +294,16 @@ def test_add_null_argument_is_161001(npu: Npu, null: str) -> None:
 @pytest.mark.parametrize(
     ("x", "y", "out", "alpha"),
     [
-        ((A.ACL_UINT16, (4,)), (A.ACL_UINT16, (4,)), (A.ACL_UINT16, (4,)), 1),  # unsupported dtype
-        ((A.ACL_UINT16, (4,)), (A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), 1.0),  # promotion undefined (and uint16)
-        ((A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (5,)), 1.0),  # out shape wrong
-        ((A.ACL_FLOAT, (2, 4)), (A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), 1.0),  # out is not the broadcast shape
-        ((A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (3,)), (A.ACL_FLOAT, (4,)), 1.0),  # not broadcastable
-        ((A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), (A.ACL_INT32, (4,)), 1.0),  # float result into int32 out
-        ((A.ACL_INT32, (4,)), (A.ACL_INT32, (4,)), (A.ACL_INT32, (4,)), 1.5),  # float alpha for an int result
-        ((A.ACL_INT32, (4,)), (A.ACL_INT32, (4,)), (A.ACL_BOOL, (4,)), 1),  # int result into bool out
-        ((A.ACL_FLOAT, (1,) * 9), (A.ACL_FLOAT, (1,) * 9), (A.ACL_FLOAT, (1,) * 9), 1.0),  # rank 9
+        pytest.param((A.ACL_UINT16, (4,)), (A.ACL_UINT16, (4,)), (A.ACL_UINT16, (4,)), 1, id="uint16"),
+        pytest.param((A.ACL_UINT16, (4,)), (A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), 1.0, id="promotion_undefined"),
+        pytest.param((A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (5,)), 1.0, id="out_shape"),
+        pytest.param((A.ACL_FLOAT, (2, 4)), (A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), 1.0, id="out_not_broadcast"),
+        pytest.param((A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (3,)), (A.ACL_FLOAT, (4,)), 1.0, id="no_broadcast"),
+        pytest.param((A.ACL_FLOAT, (4,)), (A.ACL_FLOAT, (4,)), (A.ACL_INT32, (4,)), 1.0, id="float_into_int32"),
+        pytest.param((A.ACL_INT32, (4,)), (A.ACL_INT32, (4,)), (A.ACL_INT32, (4,)), 1.5, id="float_alpha_int"),
+        pytest.param((A.ACL_INT32, (4,)), (A.ACL_INT32, (4,)), (A.ACL_BOOL, (4,)), 1, id="int_into_bool"),
+        pytest.param((A.ACL_FLOAT, (1,) * 9), (A.ACL_FLOAT, (1,) * 9), (A.ACL_FLOAT, (1,) * 9), 1.0, id="rank9"),
     ],
-    ids=["uint16", "promotion", "out_shape", "out_not_broadcast", "no_broadcast", "float_to_int", "alpha_cast",
-         "int_to_bool", "rank9"],  # fmt: skip
 )
 def test_add_invalid_parameters_are_161002(npu: Npu, x: tuple, y: tuple, out: tuple, alpha: Any) -> None:
     """Unsupported dtype, undefined promotion, wrong out shape or dtype, bad alpha and rank 9 return 161002."""
