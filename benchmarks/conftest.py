@@ -1,4 +1,5 @@
-"""Benchmark plumbing: every group has a plain-numpy baseline, and the summary prints ratios to it.
+"""Benchmark plumbing: every group has a baseline (plain numpy, or a test named *baseline*), and the
+summary prints ratios to it.
 
 Timings are never asserted; the ratio table at the end of ``pytest benchmarks`` is what the
 closing notes of issues quote.
@@ -36,7 +37,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
         groups.setdefault(bench.group or bench.name, []).append((bench.name, bench.stats.median))
     terminalreporter.section("ratios to the numpy baseline of each group (median)")
     for group, rows in sorted(groups.items()):
-        baseline = next((t for name, t in rows if "numpy" in name), None)
+        baseline = next((t for name, t in rows if "numpy" in name or "baseline" in name), None)
         for name, median in rows:
             ratio = f"{median / baseline:6.2f}x" if baseline else "   n/a"
             terminalreporter.write_line(f"{group:<28} {name:<48} {median * 1e6:12.2f} us  {ratio}")

@@ -103,3 +103,36 @@ def test_add_large(benchmark, large: AddCase) -> None:  # type: ignore[no-untype
 def test_add_large_numpy(benchmark, large: AddCase) -> None:  # type: ignore[no-untyped-def]
     a, b, o = large.host
     benchmark.pedantic(np.add, args=(a, b), kwargs={"out": o}, rounds=5, iterations=1, warmup_rounds=1)
+
+
+def _case_with(n: int, **settings: object) -> Iterator[AddCase]:
+    from emulator.config import Settings
+
+    with process.fresh(Settings(**settings)):  # type: ignore[arg-type]
+        acl.rt.set_device(0)
+        stream, _ = acl.rt.create_stream()
+        aclnn.aclnnInit(None)
+        a, b = np.random.rand(n).astype(np.float32), np.random.rand(n).astype(np.float32)
+        o = np.empty_like(a)
+        (x, _), (y, _), (out, out_ptr) = _tensor(a), _tensor(b), _tensor(o)
+        alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)
+        yield AddCase(stream, x, y, out, alpha, (a, b, o), out_ptr)
+
+
+@pytest.fixture
+def untracked() -> Iterator[AddCase]:
+    yield from _case_with(16, tracking=False)
+
+
+@pytest.mark.benchmark(group="dispatch loop: tracking on vs off")
+def test_dispatch_tracking_on(benchmark, small: AddCase) -> None:  # type: ignore[no-untyped-def]
+    """The cached two-phase loop with the live-resource registry on (the default)."""
+    _two_phase(small)
+    benchmark(_two_phase, small)
+
+
+@pytest.mark.benchmark(group="dispatch loop: tracking on vs off")
+def test_dispatch_tracking_off_baseline(benchmark, untracked: AddCase) -> None:  # type: ignore[no-untyped-def]
+    """Baseline of this group: the same loop with tracking off (OPBASE_EMU_TRACKING=0)."""
+    _two_phase(untracked)
+    benchmark(_two_phase, untracked)
