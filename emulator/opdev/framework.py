@@ -44,9 +44,10 @@ def _strided_offsets(shape: tuple[int, ...], strides: tuple[int, ...], offset: i
 
 
 def _view_tiling(ctx: TilingContext) -> TilingResult:
-    out = ctx.outputs[0]
-    assert out is not None
-    return elementwise_tiling(ctx, out.numel, 2)
+    """Split the dense side's elements: AsStrided's output, ViewCopy's and TensorMove's input."""
+    dense = ctx.outputs[0] if ctx.op_type == "AsStrided" else ctx.inputs[0]
+    assert dense is not None
+    return elementwise_tiling(ctx, dense.numel, 2)
 
 
 def as_strided_kernel(ctx: BlockContext, storage: np.ndarray, out: np.ndarray) -> None:
