@@ -19,6 +19,7 @@ checked at all. ConcatD is AI Core only; the result is a bit-exact copy of the p
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -75,7 +76,7 @@ def concat_kernel(ctx: BlockContext, *views: np.ndarray) -> None:
     dst = out.view(dtypes[-1])[lo:hi]  # type: ignore[index]
     order = np.argsort(owner, kind="stable")
     bounds = np.searchsorted(owner[order], np.arange(len(inputs) + 1))
-    for k, (first, last) in enumerate(zip(bounds[:-1], bounds[1:], strict=True)):
+    for k, (first, last) in enumerate(itertools.pairwise(bounds)):
         if first == last:
             continue
         sel = order[first:last]
@@ -180,8 +181,8 @@ def _split_to_concat(
             merged.append(joined)
         pending, first = merged, False
     result = pending[0]
-    check_param(same_shape(result.view_shape, out.view_shape), api,
-                f"out shape {list(out.view_shape)} must be the concatenated shape {list(result.view_shape)}.")  # fmt: skip
+    wanted = list(result.view_shape)
+    check_param(same_shape(wanted, out.view_shape), api, f"out shape {list(out.view_shape)} should be {wanted}.")
     result = cast(result, out.dtype, executor)
     return result is not None and view_copy(result, out, executor) is not None
 

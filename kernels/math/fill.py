@@ -66,9 +66,7 @@ FILL_AICPU = OpImpl("Fill", fill_kernel, fill_tiling, engine=Engine.AICPU, attr_
                     input_names=("dims", "value"))  # fmt: skip
 
 
-def fill_l0(
-    dims: aclTensor, value: aclTensor, out_shape: Sequence[int], executor: aclOpExecutor
-) -> aclTensor | None:
+def fill_l0(dims: aclTensor, value: aclTensor, out_shape: Sequence[int], executor: aclOpExecutor) -> aclTensor | None:
     """l0op::Fill(dims, value, outShape): a workspace tensor of ``out_shape`` holding ``value`` everywhere."""
     out = executor.alloc_tensor(tuple(out_shape), value.dtype)
     if numel(tuple(out_shape)) == 0:
@@ -112,7 +110,7 @@ def aclnnInplaceFillScalarGetWorkspaceSize(
         value_tensor = scalar_to_tensor(value, selfRef.dtype, executor)
         shape = tuple(selfRef.view_shape) or (1,)
         dims = executor.convert_to_tensor(list(shape), D.DT_INT64)
-        filled = fill_l0(dims, value_tensor, shape, executor) if value_tensor is not None and dims else None
+        filled = fill_l0(dims, value_tensor, shape, executor) if value_tensor is not None and dims is not None else None
         if filled is None or view_copy(filled, selfRef, executor) is None:
             raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
         return unique.release(executor.get_workspace_size())

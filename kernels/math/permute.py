@@ -157,8 +157,8 @@ def aclnnPermuteGetWorkspaceSize(
         result = transpose_l0(x, perm, executor) if x is not None else None
         if result is None:
             raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
-        check_param(same_shape(result.view_shape, out.view_shape), api,
-                    f"out shape {list(out.view_shape)} must be the permuted shape {list(result.view_shape)}.")  # fmt: skip
+        wanted = list(result.view_shape)
+        check_param(same_shape(wanted, out.view_shape), api, f"out shape {list(out.view_shape)} should be {wanted}.")
         if view_copy(result, out, executor) is None:
             raise AclnnInnerNullptr(f"{api}: ViewCopy returned null.", msg_id="EZ9999")
         return unique.release(executor.get_workspace_size())

@@ -32,6 +32,7 @@ from emulator.opdev import (
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 from kernels.math.cast import cast
+from kernels.math.zero import zeros_like_l0
 
 D = DataType
 SEQ_DTYPES = (D.DT_DOUBLE, D.DT_FLOAT, D.DT_FLOAT16, D.DT_UINT8, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64)
@@ -100,7 +101,12 @@ def aclnnSearchSortedGetWorkspaceSize(
     with create_executor() as unique:
         executor = unique.get()
         if is_empty(sortedSequence, self, out):
-            return unique.release(0)
+            # an empty sequence or input: out is zero-filled (ZerosLike), as the real L2 does
+            if not is_empty(out):
+                zeros = zeros_like_l0(out, executor)
+                if zeros is None or view_copy(zeros, out, executor) is None:
+                    raise AclnnInnerNullptr(f"{api}: ZerosLike returned null.", msg_id="EZ9999")
+            return unique.release(executor.get_workspace_size())
         values = reshape_view(executor, self, (1,)) if not self.view_shape else self
         seq = cast(contiguous(sortedSequence, executor), promote, executor)  # type: ignore[arg-type]
         val = cast(contiguous(values, executor), promote, executor)  # type: ignore[arg-type]

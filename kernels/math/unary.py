@@ -135,7 +135,7 @@ def unary_l0(
     executor: aclOpExecutor,
     out_dtype: int | None = None,
     attrs: tuple[Attr, ...] = (),
-    aicpu_attrs: tuple[Attr | object, ...] | None = None,
+    aicpu_attrs: tuple[Attr, ...] | None = None,
 ) -> aclTensor | None:
     """l0op::<Op>(x): output of x's shape (dtype ``out_dtype`` or x's), AI Core or AI CPU by x's dtype."""
     out = executor.alloc_tensor(x.view_shape, x.dtype if out_dtype is None else out_dtype)
