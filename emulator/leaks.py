@@ -136,11 +136,12 @@ def leak_report(
     report = LeakReport(created=sum(proc.registry.created.values()))
     live = [r for r in proc.registry.live() if (r.kind, r.key) not in baseline]
     live_keys = {(r.kind, r.key) for r in live}
+    suppressed = {(r.kind, r.key) for r in live if rules.matches(r)}
     for res in live:
         if res.kind in CACHE_KINDS:
             report.caches.append(res)
-        elif rules.matches(res):
-            report.suppressed.append(res)
+        elif (res.kind, res.key) in suppressed or (res.owner is not None and res.owner in suppressed):
+            report.suppressed.append(res)  # a suppressed list's members go with it
         elif res.owner is not None and res.owner in live_keys:
             report.indirect.append(res)
         else:

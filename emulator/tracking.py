@@ -92,6 +92,7 @@ class Resource:
     owner: tuple[str, int] | None = None  # the resource this one belongs to (a list's member …)
     detail: dict[str, object] = field(default_factory=dict)
     released_at: Site | None = None
+    ref: object = None  # the handle object itself: a leaked handle stays alive, so its key (id) is never reused
 
 
 class Registry:
@@ -115,11 +116,12 @@ class Registry:
         device: int | None = None,
         tag: str | None = None,
         owner: tuple[str, int] | None = None,
+        ref: object = None,
         **detail: object,
     ) -> Resource | None:
         if not self.enabled:
             return None
-        res = Resource(kind, key, capture_site(2), threading.get_ident(), size, device, tag, owner, detail)
+        res = Resource(kind, key, capture_site(2), threading.get_ident(), size, device, tag, owner, detail, None, ref)
         with self._lock:
             self._live[(kind, key)] = res
             self._graveyard.pop((kind, key), None)
@@ -137,6 +139,7 @@ class Registry:
                 return None
             self.released[kind] += 1
             res.released_at = capture_site(2)
+            res.ref = None
             self._graveyard[(kind, key)] = res
             if len(self._graveyard) > GRAVEYARD_SIZE:
                 self._graveyard.popitem(last=False)

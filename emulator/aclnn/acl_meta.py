@@ -80,7 +80,7 @@ def _dims(values: Dims, count: int, api: str, what: str) -> tuple[int, ...] | No
 
 
 def _register(obj: Handle) -> Handle:
-    process.current().registry.add(obj.kind, obj.key)
+    process.current().registry.add(obj.kind, obj.key, ref=obj)
     return obj
 
 

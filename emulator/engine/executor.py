@@ -139,7 +139,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         self.l2_outputs: tuple[Any, ...] = ()
         self.runs = 0
         self.lock = threading.Lock()
-        process.current().registry.add("executor", self.key, tag=api)
+        process.current().registry.add("executor", self.key, tag=api, ref=self)
 
     def __repr__(self) -> str:
         state = "" if self.alive else " DESTROYED"

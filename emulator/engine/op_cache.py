@@ -109,7 +109,7 @@ class OpExecCacheWrap(Handle):
         super().__init__()
         self.entry = entry
         self.args = args
-        process.current().registry.add("executor", self.key, tag=f"{entry.api} (op-cache replay)")
+        process.current().registry.add("executor", self.key, tag=f"{entry.api} (op-cache replay)", ref=self)
 
     @property
     def api(self) -> str:
