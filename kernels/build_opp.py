@@ -66,7 +66,7 @@ def kernel_json(impl: OpImpl, name: str, entry: dict[str, Any]) -> dict[str, Any
         "magic": "RT_DEV_BINARY_MAGIC_ELF_AIVEC",
         "compileInfo": impl.kernel_json.get("compileInfo", {"op_type": impl.op_type}),
         "opParaSize": int(impl.kernel_json.get("opParaSize", ctypes.sizeof(EleBaseTilingData))),
-        "supportInfo": entry,
+        "supportInfo": {"implMode": entry["implMode"], "op_debug_config": ""},
         **({"workspace": impl.kernel_json["workspace"]} if "workspace" in impl.kernel_json else {}),
     }
 

@@ -14,6 +14,7 @@ import ml_dtypes
 import numpy as np
 
 from device.interface import BlockContext, Engine
+from emulator.engine.args import Group
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
 from emulator.meta.dtypes import COMPLEX_TYPES, FLOATING_TYPES, INTEGRAL_TYPES, DataType, can_cast, promote_type
@@ -28,7 +29,6 @@ from emulator.opdev import (
     block_range,
     view_copy,
 )
-from emulator.engine.args import Group
 from emulator.opdev.checks import check_param
 from kernels.math.elementwise import _read, binary_tiling, broadcast_shape, infer_broadcast
 
@@ -107,7 +107,8 @@ def check_alpha_and_out(api: str, promote: int, alpha: aclScalar, out_dtype: int
     """Add / Sub CheckPromoteType: promote defined, alpha castable to it, it castable to out."""
     check_param(promote != D.DT_UNDEFINED, api, "self and other dtypes cannot be promoted.")
     if promote == D.DT_BOOL:
-        check_param(alpha.dtype in (*INTEGRAL_TYPES, D.DT_BOOL), api, "alpha must be integral or bool for a bool result.")
+        integral = alpha.dtype in (*INTEGRAL_TYPES, D.DT_BOOL)
+        check_param(integral, api, "alpha must be integral or bool for a bool result.")
     else:
         check_param(can_cast(alpha.dtype, promote), api, "alpha dtype cannot be cast to the promoted dtype.")
     check_param(can_cast(promote, out_dtype), api, "the promoted dtype cannot be cast to the out dtype.")

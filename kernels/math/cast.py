@@ -55,11 +55,17 @@ AICPU_SET = frozenset(NAMES)
 
 
 def cast_values(src: np.ndarray, dst: np.dtype) -> np.ndarray:
-    """A C-style cast: bool is "non-zero", float -> int truncates toward zero."""
+    """A C-style cast: bool is "non-zero", float -> int truncates toward zero with NaN -> 0
+    (spec/ops.md 2.20), complex -> real keeps the real part."""
     if dst == np.bool_:
         return src != 0
-    if src.dtype.kind in "fcV" and dst.kind in "iu":
-        return np.trunc(src.astype(np.float64)).astype(dst)
+    if src.dtype.kind == "c" and dst.kind != "c":
+        src = src.real
+    if src.dtype.kind in "fV" and dst.kind in "iu":
+        wide = np.trunc(src.astype(np.float64))
+        wide[np.isnan(wide)] = 0
+        with np.errstate(invalid="ignore"):
+            return wide.astype(dst)
     return src.astype(dst)
 
 

@@ -104,9 +104,9 @@ def _check_shapes(api: str, self: aclTensor, other: aclTensor, expected: aclTens
 
 
 def _check_mul(api: str, self: aclTensor, other: aclTensor, out: aclTensor, out_name: str) -> int:
-    for name, tensor in (("self", self), ("other", other), (out_name, out)):
-        if name != out_name or out is not self:
-            check_dtype(api, name, tensor, ARITH_DTYPES)
+    check_dtype(api, "self", self, ARITH_DTYPES)
+    check_dtype(api, "other", other, ARITH_DTYPES)
+    check_dtype(api, out_name, out, ARITH_DTYPES)
     promote = promote_type(self.dtype, other.dtype)
     check_param(promote != D.DT_UNDEFINED, api, "self and other dtypes cannot be promoted.")
     check_param(can_cast(promote, out.dtype), api, f"the promoted dtype cannot be cast to the {out_name} dtype.")
@@ -196,8 +196,7 @@ def _muls_chain(self, other, out, executor: aclOpExecutor) -> aclTensor | None: 
 
 def _muls(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1:
     check_dtype(api, "self", self, ARITH_DTYPES)
-    if out is not self:
-        check_dtype(api, "out", out, ARITH_DTYPES)
+    check_dtype(api, "out", out, ARITH_DTYPES)
     check_rank(api, "self", self)
     check_param(self.view_shape == out.view_shape, api, f"out shape {list(out.view_shape)} must equal self shape "
                 f"{list(self.view_shape)}.")  # fmt: skip

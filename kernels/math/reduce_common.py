@@ -11,10 +11,11 @@ is always 1 (no cross-core R split, so no second pass). The tiling sees only sha
 A from the output and R from the input; the kernel reads the axes from its host input, merges
 adjacent axes of the same kind and walks the (A..., R...) transposed view of the input piece by
 piece (hyper-rectangles whose outputs are contiguous), accumulating in float32 for float16 /
-bfloat16, in the input dtype otherwise (integers wrap as on the device).
+bfloat16 and in the input dtype otherwise (an integer sum wraps as on the device; the integer mean
+of the AI CPU kernel sums in 64 bits and divides truncating toward zero).
 
-Fill (the empty-input result of ReduceSum / Mean / LayerNorm and the K == 0 result of MatMul) is
-here too: ``dims`` (host int64) and ``value`` (a 0-d host tensor) in, ``y`` out.
+``fill_l0`` makes a constant tensor (the empty-input result of ReduceSum / Mean / LayerNorm, the
+missing LayerNorm weight / bias, the K == 0 result of MatMul) with the data family's L0 Fill.
 """
 
 from __future__ import annotations
@@ -43,11 +44,9 @@ from emulator.opdev import (
     TilingResult,
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
-    block_range,
-    elementwise_tiling,
 )
 from emulator.opdev.checks import check_param
-from kernels.math.cast import NAMES
+from kernels.math import fill
 
 D = DataType
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -59,6 +58,7 @@ TILE_A_WHEN_R_SPLIT = 64  # A elements per UB tile when one R row does not fit t
 
 # -- dims helpers ---------------------------------------------------------------------------------
 def int_array_values(array: aclIntArray) -> list[int]:
+    """An aclIntArray's values as Python ints."""
     return [int(v) for v in array.values]
 
 
@@ -236,19 +236,21 @@ def _keep(acc: np.ndarray, data: ReduceOpTilingData) -> np.ndarray:
 
 
 def _mean(acc: np.ndarray, data: ReduceOpTilingData) -> np.ndarray:
-    """AI Core (float32 accumulator): sum x float32(1/R); AI CPU (Eigen MeanReducer): sum / R,
-    truncating toward zero for integers."""
+    """AI Core (float32 accumulator): sum x float32(1/R); AI CPU: sum / R, integers summed in 64 bits and
+    divided truncating toward zero."""
     count = data.factorRTotalCnt
     if acc.dtype.kind in "iu":
-        quotient = np.abs(acc.astype(np.int64)) // count
-        return (np.sign(acc) * quotient).astype(acc.dtype)
+        return np.sign(acc) * (np.abs(acc) // count)
     if acc.dtype == F32:
         return acc * np.float32(data.meanVar)
     return acc / acc.dtype.type(count)
 
 
-def reduce_kernel(partial: Partial, combine: Combine, finish: Finish = _keep) -> Callable[..., None]:
-    """The SPMD kernel of one reduction: the block's kept range, in UB tiles, R walked in tiles."""
+def reduce_kernel(
+    partial: Partial, combine: Combine, finish: Finish = _keep, wide_int: bool = False
+) -> Callable[..., None]:
+    """The SPMD kernel of one reduction: the block's kept range, in UB tiles, R walked in tiles.
+    ``wide_int``: integers accumulate in 64 bits (the mean), not in their own dtype (the sum, which wraps)."""
 
     def kernel(ctx: BlockContext, x: np.ndarray, axes_buf: np.ndarray, y: np.ndarray) -> None:
         data = ReduceOpTilingData.from_buffer_copy(ctx.tiling)
@@ -267,6 +269,8 @@ def reduce_kernel(partial: Partial, combine: Combine, finish: Finish = _keep) ->
         a_shape, r_shape = view.shape[:n_a], view.shape[n_a:]
         r_total = data.factorRTotalCnt
         acc_t = acc_dtype(dx)
+        if wide_int and acc_t.kind in "iu":
+            acc_t = np.dtype(np.int64)
         out = y.view(dy)
         position = a_lo
         for t_lo in range(a_lo, a_hi, data.ubFactorA):
@@ -310,7 +314,7 @@ REDUCE_SUM, REDUCE_SUM_AICPU = _reduce_op(
 )
 REDUCE_ANY, _ = _reduce_op("ReduceAny", reduce_kernel(_any, np.logical_or), ("bool",), KEEP, ("keep_dims",))
 REDUCE_MEAN, REDUCE_MEAN_AICPU = _reduce_op(
-    "ReduceMean", reduce_kernel(_sum, np.add, _mean), ("float", "float16", "bfloat16"),
+    "ReduceMean", reduce_kernel(_sum, np.add, _mean, wide_int=True), ("float", "float16", "bfloat16"),
     (("keep_dims", "bool"), ("noop_with_empty_axes", "bool")), ("keep_dims", "noop_with_empty_axes", "Tidx"),
 )  # fmt: skip
 REDUCE_MAX, REDUCE_MAX_AICPU = _reduce_op(
@@ -369,48 +373,20 @@ def reduce_max_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: 
     return _launch_reduce(REDUCE_MAX, REDUCE_MAX_AICPU, MAX_AIC, x, axes, keep_dims, executor)
 
 
-# -- Fill ---------------------------------------------------------------------------------------------
-FILL_AIC = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT32, D.DT_INT64, D.DT_INT8, D.DT_BOOL, D.DT_BF16, D.DT_UINT16,
-            D.DT_UINT32, D.DT_UINT64)  # fmt: skip
-
-
-def fill_kernel(ctx: BlockContext, dims: np.ndarray, value: np.ndarray, y: np.ndarray) -> None:
-    lo, hi = block_range(ctx.tiling, ctx.block_idx)
-    if lo >= hi:
-        return
-    dtype = ctx.attrs["dtypes"][-1]  # type: ignore[index]
-    y.view(dtype)[lo:hi] = value.view(dtype)[0]
-
-
-def fill_tiling(ctx: TilingContext) -> TilingResult:
-    out = ctx.outputs[0]
-    assert out is not None
-    return elementwise_tiling(ctx, out.numel, 1)
-
-
-FILL = OpImpl("Fill", fill_kernel, fill_tiling, input_names=("dims", "value"),
-              bins=tuple(BinSpec(("int64", NAMES[d]), (NAMES[d],)) for d in FILL_AIC))  # fmt: skip
-FILL_AICPU = OpImpl("Fill", fill_kernel, fill_tiling, engine=Engine.AICPU, input_names=("dims", "value"))
-
-
+# -- Fill (the data family's L0, kernels.math.fill) ---------------------------------------------------
 def fill_l0(shape: Sequence[int], value: float, dtype: int, executor: aclOpExecutor) -> aclTensor | None:
-    """l0op::Fill: a new tensor of ``shape`` holding ``value`` (a C-style conversion to ``dtype``)."""
-    dims = executor.convert_to_tensor(list(shape), D.DT_INT64)
+    """A new tensor of ``shape`` holding ``value`` (a C-style conversion to ``dtype``): l0op::Fill with the
+    shape as an int64 host tensor and the value as a 0-d host tensor."""
+    dims = executor.convert_to_tensor(list(shape) or [1], D.DT_INT64)
     with np.errstate(invalid="ignore"):
         scalar = executor.alloc_scalar(value, dtype)
     value_tensor = executor.convert_to_tensor(scalar, dtype) if scalar is not None else None
     if dims is None or value_tensor is None:
         return None
-    out = executor.alloc_tensor(tuple(shape), dtype)
-    io = (OP_INPUT(dims, value_tensor), OP_OUTPUT(out))
-    if dtype in FILL_AIC:
-        status = add_to_launcher_list_aicore(executor, FILL, *io)
-    else:
-        status = add_to_launcher_list_aicpu(executor, FILL_AICPU, (), *io)
-    return out if status == 0 else None
+    return fill.fill_l0(dims, value_tensor, tuple(shape), executor)
 
 
-OPS = (REDUCE_SUM, REDUCE_ANY, REDUCE_MEAN, REDUCE_MAX, FILL)
+OPS = (REDUCE_SUM, REDUCE_ANY, REDUCE_MEAN, REDUCE_MAX)
 
 
 def l0_failed(api: str, step: str = "an L0 step") -> AclnnInnerNullptr:

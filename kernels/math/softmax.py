@@ -1,0 +1,191 @@
+"""aclnnSoftmax: out = exp(x - max) / sum(exp(x - max)) along dim (spec/ops.md section 2.26).
+
+Checks: null self / out (161001); an empty self returns SUCCESS before anything else is looked at;
+then self and out dtypes (F16 F32 F64 BF16, may differ), dim in [-r, r-1] (a 0-d self counts as
+rank 1), rank <= 8, out's shape equal to self's (161002). L0: Contiguous -> SoftmaxV2(axes=[dim])
+(AI Core for F32 / F16 / BF16, AI CPU for F64) -> Cast(out) -> ViewCopy.
+
+The SoftmaxV2 tiling splits the rows (every element of the other axes; the tensor is seen as
+[outer, R, inner]) across the vector cores and walks each core's rows in UB tiles; when one row
+does not fit the UB the R axis is walked in tiles in three passes (max, sum of exp, normalise).
+float16 / bfloat16 compute in float32 and round once.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from device.interface import BlockContext, Engine
+from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import ceil_div
+from emulator.meta.dtypes import DataType, type_size
+from emulator.meta.objects import aclTensor
+from emulator.opdev import (
+    OP_ATTR,
+    OP_INPUT,
+    OP_OUTPUT,
+    BinSpec,
+    OpImpl,
+    TilingContext,
+    TilingResult,
+    add_to_launcher_list_aicore,
+    add_to_launcher_list_aicpu,
+    contiguous,
+    create_executor,
+    l2_phase1,
+    l2_phase2,
+    reshape_view,
+    view_copy,
+)
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
+from kernels.math.cast import cast
+from kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, acc_dtype, ar_view, l0_failed, pieces
+
+D = DataType
+SOFTMAX_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_DOUBLE, D.DT_BF16)
+SOFTMAX_AIC = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)
+
+
+class SoftmaxV2TilingData(ctypes.Structure):
+    _fields_ = [
+        ("rowNum", ctypes.c_int64),  # elements of the non-softmax axes (outer x inner)
+        ("colNum", ctypes.c_int64),  # length of the softmax axis
+        ("blockFormer", ctypes.c_int64),  # rows per core
+        ("blockNum", ctypes.c_int64),
+        ("ubFormer", ctypes.c_int64),  # rows per UB tile
+        ("ubFactorR", ctypes.c_int64),  # softmax-axis elements per UB tile (< colNum: the three-pass template)
+        ("coreNum", ctypes.c_int64),
+    ]
+
+
+def softmax_tiling(ctx: TilingContext) -> TilingResult:
+    x = ctx.inputs[0]
+    assert x is not None
+    (axes,) = ctx.attrs
+    shape = x.view_shape or (1,)
+    col = shape[axes[0] % len(shape)]
+    rows = max(x.numel // max(col, 1), 1)
+    size = type_size(x.dtype)
+    bpe = size * 2 * DOUBLE_BUFFER + 4 * 2  # x and y tiles double-buffered, two float32 work buffers
+    cores = max(ctx.platform.core_num, 1)
+    per_core = min(max(ceil_div(rows, cores), ceil_div(MIN_BLOCK_BYTES, col * size)), rows)
+    block_num = ceil_div(rows, per_core)
+    ub = ctx.platform.ub_size
+    if col * bpe <= ub:
+        ub_rows, ub_r = max(min(per_core, ub // (col * bpe)), 1), col
+    else:
+        ub_rows, ub_r = 1, ub // bpe // 8 * 8
+    data = SoftmaxV2TilingData(rowNum=rows, colNum=col, blockFormer=per_core, blockNum=block_num, ubFormer=ub_rows,
+                               ubFactorR=ub_r, coreNum=cores)  # fmt: skip
+    key = 0 if ub_r == col else 1
+    return TilingResult(tiling_key=key, block_dim=block_num, data=data, ub_bytes_per_block=ub_rows * ub_r * bpe)
+
+
+def _softmax_rows(v: np.ndarray, work: np.dtype) -> np.ndarray:
+    x = v.astype(work, copy=False)
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def _softmax_split(x: np.ndarray, y: np.ndarray, work: np.dtype, step: int) -> None:
+    """The R-split template: one row (x[..., R]) walked in tiles of ``step``: max, sum of exp, write."""
+    col = x.shape[-1]
+    tiles = [(lo, min(lo + step, col)) for lo in range(0, col, step)]
+    peak = None
+    for lo, hi in tiles:
+        m = np.max(x[..., lo:hi].astype(work), axis=-1)
+        peak = m if peak is None else np.maximum(peak, m)
+    total = np.zeros_like(peak)
+    for lo, hi in tiles:
+        total = total + np.sum(np.exp(x[..., lo:hi].astype(work) - peak[..., None]), axis=-1)
+    for lo, hi in tiles:
+        y[..., lo:hi] = np.exp(x[..., lo:hi].astype(work) - peak[..., None]) / total[..., None]
+
+
+def softmax_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+    data = SoftmaxV2TilingData.from_buffer_copy(ctx.tiling)
+    lo = ctx.block_idx * data.blockFormer
+    hi = min(lo + data.blockFormer, data.rowNum)
+    if lo >= hi:
+        return
+    dx, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
+    shape = tuple(ctx.attrs["shapes"][0]) or (1,)  # type: ignore[index]
+    (axes,) = ctx.attrs["attrs"]  # type: ignore[misc]
+    axis = axes[0] % len(shape)
+    count = data.rowNum * data.colNum
+    xv, n_a = ar_view(x.view(dx)[:count], shape, {axis})
+    yv, _ = ar_view(y.view(dy)[:count], shape, {axis})
+    if xv.ndim == n_a:  # the softmax axis has length 1: every output is 1
+        xv, yv = xv[..., None], yv[..., None]
+    work = acc_dtype(dx)
+    for t_lo in range(lo, hi, data.ubFormer):
+        for index in pieces(t_lo, min(t_lo + data.ubFormer, hi), xv.shape[:n_a]):
+            if data.ubFactorR >= data.colNum:
+                yv[index] = _softmax_rows(xv[index], work).astype(dy, copy=False)
+            else:
+                _softmax_split(xv[index], yv[index], work, data.ubFactorR)
+
+
+SOFTMAX_V2 = OpImpl(
+    "SoftmaxV2", softmax_kernel, softmax_tiling, attrs=(("axes", "list_int"),), attr_names=("axes",),
+    bins=tuple(BinSpec((d,), (d,)) for d in ("float", "float16", "bfloat16")),
+    kernel_json={"opParaSize": ctypes.sizeof(SoftmaxV2TilingData)},
+)  # fmt: skip
+SOFTMAX_V2_AICPU = OpImpl("SoftmaxV2", softmax_kernel, softmax_tiling, engine=Engine.AICPU, attr_names=("axes",))
+
+
+def softmax_v2_l0(x: aclTensor, dim: int, executor: aclOpExecutor) -> aclTensor | None:
+    """l0op::SoftmaxV2(x, axes=[dim]): AI Core for F32 F16 BF16, AI CPU for F64."""
+    out = executor.alloc_tensor(x.view_shape, x.dtype)
+    io = (OP_INPUT(x), OP_OUTPUT(out), OP_ATTR([dim]))
+    if x.dtype in SOFTMAX_AIC:
+        status = add_to_launcher_list_aicore(executor, SOFTMAX_V2, *io)
+    else:
+        status = add_to_launcher_list_aicpu(executor, SOFTMAX_V2_AICPU, ("axes",), *io)
+    return out if status == 0 else None
+
+
+@l2_phase1("aclnnSoftmax")
+def aclnnSoftmaxGetWorkspaceSize(
+    self: aclTensor | None, dim: int, out: aclTensor | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    api = "aclnnSoftmax"
+    check_not_null(api, self=self, out=out)
+    assert self is not None and out is not None
+    if is_empty(self):
+        with create_executor() as unique:
+            return unique.release(0)
+    check_dtype(api, "self", self, SOFTMAX_DTYPES)
+    check_dtype(api, "out", out, SOFTMAX_DTYPES)
+    r = max(len(self.view_shape), 1)
+    check_param(-r <= dim <= r - 1, api, f"dim {dim} is out of range [{-r}, {r - 1}].")
+    check_rank(api, "self", self)
+    check_param(out.view_shape == self.view_shape, api, f"out shape {list(out.view_shape)} must equal self's.")
+    with create_executor() as unique:
+        executor = unique.get()
+        x = contiguous(self, executor)
+        if x is None:
+            raise l0_failed(api, "Contiguous")
+        scalar = not self.view_shape
+        if scalar:
+            x = reshape_view(executor, x, (1,))
+        result = softmax_v2_l0(x, int(dim) % r, executor)
+        if result is not None and scalar:
+            result = reshape_view(executor, result, ())
+        result = cast(result, out.dtype, executor) if result is not None else None
+        if result is None or view_copy(result, out, executor) is None:
+            raise l0_failed(api)
+        return unique.release(executor.get_workspace_size())
+
+
+aclnnSoftmax = l2_phase2("aclnnSoftmax")
+
+OPS = (SOFTMAX_V2,)
+L2_APIS = {
+    "aclnnSoftmaxGetWorkspaceSize": aclnnSoftmaxGetWorkspaceSize,
+    "aclnnSoftmax": aclnnSoftmax,
+}
