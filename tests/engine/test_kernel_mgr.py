@@ -33,6 +33,8 @@ INNER_NULLPTR = 561103
 RUNTIME = 361001
 F32, F16, I32 = aclnn.ACL_FLOAT, aclnn.ACL_FLOAT16, aclnn.ACL_INT32
 DT_FLOAT, DT_FLOAT16, FORMAT_ND = 0, 1, 2
+
+
 class CountTiling(ctypes.Structure):
     _fields_ = [("total", ctypes.c_int64)]
 
