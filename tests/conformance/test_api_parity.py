@@ -1,4 +1,4 @@
-"""docs/api_parity.md lists exactly what the faces export, and every listed function exists."""
+"""docs/api_parity.md and docs/ops.md list exactly what the faces and the op library export."""
 
 from __future__ import annotations
 
@@ -54,3 +54,12 @@ def test_the_document_is_what_the_generator_writes() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.render() == (ROOT / "docs" / "api_parity.md").read_text()
+
+
+def test_docs_ops_is_what_the_generator_writes() -> None:
+    """docs/ops.md lists the shipped operators and their binaries (python docs/gen_ops.py regenerates it)."""
+    spec = importlib.util.spec_from_file_location("gen_ops", ROOT / "docs" / "gen_ops.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.render() == (ROOT / "docs" / "ops.md").read_text()
