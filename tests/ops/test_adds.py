@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from emulator import aclnn, process
-from emulator.meta.dtypes import DataType
-from kernels.math.binary_common import ARITH_DTYPES
-from tests.kernels.binary_helpers import (
+from binary_helpers import (
     UNARY_SHAPES,
     check,
     empty_out,
@@ -27,6 +23,10 @@ from tests.kernels.binary_helpers import (
     to_device,
     wide,
 )
+
+from emulator import aclnn, process
+from emulator.meta.dtypes import DataType
+from kernels.math.binary_common import ARITH_DTYPES
 
 D = DataType
 NULLPTR, INVALID = 161001, 161002

@@ -12,12 +12,7 @@ import warnings
 
 import numpy as np
 import pytest
-
-from emulator import aclnn, process
-from emulator.meta.dtypes import DataType
-from kernels.math.aclnn_cast import CAST_DTYPES
-from kernels.math.cast import AICORE_PAIRS
-from tests.kernels.binary_helpers import (
+from binary_helpers import (
     UNARY_SHAPES,
     check,
     empty_out,
@@ -30,6 +25,11 @@ from tests.kernels.binary_helpers import (
     to_device,
     wide,
 )
+
+from emulator import aclnn, process
+from emulator.meta.dtypes import DataType
+from kernels.math.aclnn_cast import CAST_DTYPES
+from kernels.math.cast import AICORE_PAIRS
 
 D = DataType
 NULLPTR, INVALID, INNER_NULLPTR = 161001, 161002, 561103

@@ -12,12 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from emulator import aclnn, process
-from emulator.meta.dtypes import DataType
-from kernels.math.equal import EQ_DTYPES
-from kernels.math.greater import GT_DTYPES
-from tests.kernels.binary_helpers import (
+from binary_helpers import (
     BINARY_SHAPES,
     COMPLEX,
     UNARY_SHAPES,
@@ -31,6 +26,11 @@ from tests.kernels.binary_helpers import (
     status,
     to_device,
 )
+
+from emulator import aclnn, process
+from emulator.meta.dtypes import DataType
+from kernels.math.equal import EQ_DTYPES
+from kernels.math.greater import GT_DTYPES
 
 D = DataType
 NULLPTR, INVALID = 161001, 161002

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from reduce_helpers import BF16, INVALID, NAME, NP, NULLPTR, Npu, check, int_array, values
 
 from emulator import aclnn
-from tests.kernels.reduce_helpers import BF16, INVALID, NAME, NP, NULLPTR, Npu, check, int_array, values
 
 A = aclnn
 INFERSHAPE, TILING = 561001, 561002

@@ -11,11 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from emulator import aclnn, process
-from emulator.meta.dtypes import DataType
-from kernels.math.binary_common import ARITH_DTYPES
-from tests.kernels.binary_helpers import (
+from binary_helpers import (
     BINARY_SHAPES,
     UNARY_SHAPES,
     check,
@@ -30,6 +26,10 @@ from tests.kernels.binary_helpers import (
     to_device,
     wide,
 )
+
+from emulator import aclnn, process
+from emulator.meta.dtypes import DataType
+from kernels.math.binary_common import ARITH_DTYPES
 
 D = DataType
 NULLPTR, INVALID, INNER_NULLPTR = 161001, 161002, 561103
