@@ -307,7 +307,11 @@ class SimulatedNpu:
             for ctx in contexts:
                 kernel.func(ctx, *views)
         else:  # numpy releases the GIL, so blocks of a large kernel overlap on the host's cores
-            for future in [pool.submit(kernel.func, ctx, *views) for ctx in contexts]:
+            # one task per worker over a contiguous run of blocks: a future per block costs more
+            # than a small block's numpy work
+            workers = min(self.block_workers, len(contexts))
+            runs = [contexts[w * len(contexts) // workers : (w + 1) * len(contexts) // workers] for w in range(workers)]
+            for future in [pool.submit(_run_blocks, kernel.func, run, views) for run in runs]:
                 future.result()
         if kernel.check is not None:
             kernel.check(views)
@@ -328,3 +332,8 @@ class SimulatedNpu:
         with self.lock:
             for sid in self.scheduler.streams():
                 self.scheduler.destroy_stream(sid, force=True)
+
+
+def _run_blocks(func: Callable[..., None], contexts: list[BlockContext], views: list[np.ndarray]) -> None:
+    for ctx in contexts:
+        func(ctx, *views)

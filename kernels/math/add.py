@@ -42,23 +42,23 @@ AXPY_DTYPES = (D.DT_FLOAT, D.DT_INT32, D.DT_FLOAT16)
 INTEGRAL = (D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_UINT16, D.DT_UINT32, D.DT_UINT64)
 
 
-def _add(a: np.ndarray, b: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _add(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
     if a.dtype == np.bool_:
-        return np.logical_or(a, b)
-    return np.add(a, b)
+        return np.logical_or(a, b, out=out)
+    return np.add(a, b, out=out)
 
 
-def _mul(a: np.ndarray, b: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _mul(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
     if a.dtype == np.bool_:
-        return np.logical_and(a, b)
-    return np.multiply(a, b)
+        return np.logical_and(a, b, out=out)
+    return np.multiply(a, b, out=out)
 
 
-def _axpy(a: np.ndarray, b: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _axpy(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
     (alpha,) = ctx.attrs["attrs"]  # type: ignore[misc]
     if a.dtype.kind in "iu":
-        return a + (b.astype(np.float32) * np.float32(alpha)).astype(a.dtype)
-    return a + b * a.dtype.type(alpha)
+        return np.add(a, (b.astype(np.float32) * np.float32(alpha)).astype(a.dtype), out=out)
+    return np.add(a, b * a.dtype.type(alpha), out=out)
 
 
 _AIC = ("float", "float16", "int32", "int8", "uint8", "int64", "bfloat16", "bool", "complex64")

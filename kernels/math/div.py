@@ -51,11 +51,11 @@ DIVS_MIXED = {(D.DT_FLOAT16, D.DT_FLOAT), (D.DT_FLOAT, D.DT_FLOAT16), (D.DT_BF16
               (D.DT_BF16, D.DT_DOUBLE), (D.DT_FLOAT16, D.DT_BF16), (D.DT_BF16, D.DT_FLOAT16)}  # fmt: skip
 
 
-def _true_divide(a: np.ndarray, b: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _true_divide(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
     if a.dtype.kind in "biu":  # bool and int32 divide in float32
         a, b = a.astype(F32), b.astype(F32)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        return np.true_divide(a, b)
+        return np.true_divide(a, b, out=out)
 
 
 _F = ("float16", "float", "bfloat16")

@@ -17,7 +17,9 @@ import numpy as np
 from device.interface import BlockContext, Engine
 from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult, block_range, elementwise_tiling
 
-Compute = Callable[[np.ndarray, np.ndarray, BlockContext], np.ndarray]
+# compute(a, b, ctx, out): ``out`` is the block's slice of the output when it already has the
+# compute dtype, so the result lands in place (one pass over memory, as numpy's own out=), else None
+Compute = Callable[[np.ndarray, np.ndarray, BlockContext, np.ndarray | None], np.ndarray]
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
@@ -71,8 +73,12 @@ def binary_kernel(compute: Compute) -> Callable[..., None]:
         a = _read(x1, d1, s1, sy, lo, hi)
         b = _read(x2, d2, s2, sy, lo, hi)
         work = compute_dtype(d1, d2, dy)
-        result = compute(a.astype(work, copy=False), b.astype(work, copy=False), ctx)
-        y.view(dy)[lo:hi] = result.astype(dy, copy=False)
+        dest = y.view(dy)[lo:hi]
+        if work == dy:
+            compute(a.astype(work, copy=False), b.astype(work, copy=False), ctx, dest)
+            return
+        result = compute(a.astype(work, copy=False), b.astype(work, copy=False), ctx, None)
+        dest[...] = result.astype(dy, copy=False)
 
     return kernel
 

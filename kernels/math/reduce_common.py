@@ -273,8 +273,13 @@ def reduce_kernel(
             acc_t = np.dtype(np.int64)
         out = y.view(dy)
         position = a_lo
-        for t_lo in range(a_lo, a_hi, data.ubFactorA):
-            for a_index in pieces(t_lo, min(t_lo + data.ubFactorA, a_hi), a_shape):
+        # with all of R in one UB tile and R the innermost dense run, the A tiles are independent
+        # contiguous rows: one numpy reduction over the block's whole A range is bit-identical to
+        # walking it tile by tile (for other layouts numpy's loop order, hence rounding, would change)
+        rows = data.ubFactorR >= r_total and len(r_shape) == 1 and view.strides[-1] == view.itemsize
+        a_step = a_hi - a_lo if rows else data.ubFactorA
+        for t_lo in range(a_lo, a_hi, a_step):
+            for a_index in pieces(t_lo, min(t_lo + a_step, a_hi), a_shape):
                 sub = view[a_index]
                 lead = sub.ndim - len(r_shape)
                 red_axes = tuple(range(lead, sub.ndim))

@@ -48,10 +48,10 @@ SUB_AICORE = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_INT64, D.DT_INT32, D.DT_
 SUB_AXPY = (D.DT_FLOAT, D.DT_FLOAT16)
 
 
-def _subtract(a: np.ndarray, b: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _subtract(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
     if a.dtype == np.bool_:
-        return np.logical_xor(a, b)
-    return np.subtract(a, b)
+        return np.logical_xor(a, b, out=out)
+    return np.subtract(a, b, out=out)
 
 
 SUB, SUB_AICPU = binary_op(
