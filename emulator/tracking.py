@@ -60,22 +60,34 @@ class Site:
         return f"Site({self})"
 
 
-def capture_site(skip: int = 1, _library: dict[CodeType, bool] = {}) -> Site:  # noqa: B006 - a memo of code facts
+# A memo of facts about code objects (True: library, False: user code, None: the script runner's
+# frozen frames). Not process state: the same in every emulated process, so it outlives fresh().
+_CODE_KIND: dict[CodeType, bool | None] = {}
+
+
+def _kind(code: CodeType) -> bool | None:
+    name = code.co_filename
+    kind: bool | None = True if name.startswith(LIBRARY_DIRS) else None if name.startswith("<frozen") else False
+    _CODE_KIND[code] = kind
+    return kind
+
+
+def capture_site(skip: int = 1) -> Site:
     """The caller's site: skip the library's frames, keep the next STACK_DEPTH (code, line) pairs."""
+    kinds = _CODE_KIND
     frame: FrameType | None = sys._getframe(skip)
     while frame is not None:
         code = frame.f_code
-        inside = _library.get(code)
-        if inside is None:
-            inside = _library[code] = code.co_filename.startswith(LIBRARY_DIRS)
-        if not inside:
+        kind = kinds[code] if code in kinds else _kind(code)
+        if kind is not True:
             break
         frame = frame.f_back
     raw: list[tuple[CodeType, int]] = []
-    for _ in range(STACK_DEPTH):
-        if frame is None or (raw and frame.f_code.co_filename.startswith(("<frozen", *LIBRARY_DIRS))):
+    while frame is not None and len(raw) < STACK_DEPTH:
+        code = frame.f_code
+        if raw and (kinds[code] if code in kinds else _kind(code)) is not False:
             break  # the script runner (runpy, the CLI) is not part of the user's stack
-        raw.append((frame.f_code, frame.f_lineno))
+        raw.append((code, frame.f_lineno))
         frame = frame.f_back
     return Site(tuple(raw))
 
