@@ -19,6 +19,7 @@ Fidelity notes:
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,7 +162,8 @@ class OppPackages:
         """``""``, then every sub-folder of the built-in config dir, with ``ops_legacy`` last (computed once)."""
         if self._ops_folders is None:
             try:
-                found = sorted(entry.name for entry in builtin.bin_config_dir.iterdir() if entry.is_dir())
+                with os.scandir(builtin.bin_config_dir) as entries:  # dirent types: no stat per folder
+                    found = sorted(entry.name for entry in entries if entry.is_dir())
             except OSError:
                 found = []
             legacy = [OPS_LEGACY] if OPS_LEGACY in found else []
