@@ -125,6 +125,14 @@ def test_permute_numpy(benchmark) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.benchmark(group="matmul: Mm 1024x1024 fp32")
 def test_mm(benchmark, ctx: Ctx) -> None:  # type: ignore[no-untyped-def]
+    """cubeMathType 0 (KEEP_DTYPE): float32 in, float32 compute — the like-for-like case."""
+    a, b, out = ctx.tensor(K1, F32), ctx.tensor(K2, F32), ctx.tensor(np.empty_like(K1), F32)
+    benchmark(ctx.run, aclnn.aclnnMmGetWorkspaceSize, aclnn.aclnnMm, a, b, out, 0)
+
+
+@pytest.mark.benchmark(group="matmul: Mm 1024x1024 fp32")
+def test_mm_hf32(benchmark, ctx: Ctx) -> None:  # type: ignore[no-untyped-def]
+    """cubeMathType 1 (ALLOW_FP32_DOWN_PRECISION): A2 rounds both inputs to HF32 first."""
     a, b, out = ctx.tensor(K1, F32), ctx.tensor(K2, F32), ctx.tensor(np.empty_like(K1), F32)
     benchmark(ctx.run, aclnn.aclnnMmGetWorkspaceSize, aclnn.aclnnMm, a, b, out, 1)
 
