@@ -12,12 +12,12 @@ A non-contiguous (strided) output or selfRef is written by the framework ViewCop
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 import pytest
+from device_helpers import DeviceTensor, device_tensor
 
 from emulator import acl, aclnn, process
 from emulator.meta.dtypes import numpy_dtype
@@ -58,44 +58,6 @@ def random_array(shape: Sequence[int], acl_dtype: int, seed: int = 0) -> np.ndar
     if dtype.kind == "i":
         return rng.integers(-100, 100, shape).astype(dtype)
     return rng.uniform(-5, 5, shape).astype(dtype)
-
-
-@dataclass
-class DeviceTensor:
-    """An aclTensor over device memory that holds ``storage`` (the whole storage, as a host array)."""
-
-    tensor: Any
-    ptr: int
-    storage: np.ndarray
-
-    def read(self) -> np.ndarray:
-        out = np.empty(self.storage.shape, self.storage.dtype)
-        if out.nbytes:
-            assert acl.rt.memcpy(out.ctypes.data, out.nbytes, self.ptr, out.nbytes, D2H) == 0
-        return out
-
-
-def device_tensor(
-    storage: np.ndarray,
-    acl_dtype: int,
-    shape: Sequence[int] | None = None,
-    strides: Sequence[int] | None = None,
-    offset: int = 0,
-    fmt: int = A.ACL_FORMAT_ND,
-) -> DeviceTensor:
-    """acl.rt.malloc + memcpy + aclCreateTensor with explicit strides (default: the dense view of the storage)."""
-    storage = np.require(np.asarray(storage), requirements="C")
-    ptr, ret = acl.rt.malloc(max(storage.nbytes, 1), 0)
-    assert ret == 0
-    if storage.nbytes:
-        assert acl.rt.memcpy(ptr, storage.nbytes, storage.ctypes.data, storage.nbytes, H2D) == 0
-    view = list(storage.shape) if shape is None else list(shape)
-    if strides is None:
-        strides = [s // storage.itemsize for s in np.empty(view, storage.dtype).strides] if view else []
-    dims = list(storage.shape)
-    tensor = A.aclCreateTensor(view, len(view), acl_dtype, list(strides), offset, fmt, dims, len(dims), ptr)
-    assert tensor is not None
-    return DeviceTensor(tensor, ptr, storage)
 
 
 def strided_view(storage: np.ndarray, shape: Sequence[int], strides: Sequence[int], offset: int = 0) -> np.ndarray:
