@@ -14,7 +14,6 @@ from binary_helpers import (
     check,
     empty_out,
     ident,
-    init_npu,
     np_dtype,
     random_values,
     run_op,
@@ -24,18 +23,12 @@ from binary_helpers import (
     wide,
 )
 
-from emulator import aclnn, process
+from emulator import aclnn
 from emulator.meta.dtypes import DataType
 from kernels.math.binary_common import ARITH_DTYPES
 
 D = DataType
 NULLPTR, INVALID = 161001, 161002
-
-
-@pytest.fixture
-def stream(emu: process.EmulatedProcess) -> int:
-    """The test's process with a device, a stream and aclnn initialised."""
-    return init_npu()
 
 
 def _scalar_for(dtype: int) -> tuple[object, int]:

@@ -17,7 +17,6 @@ from binary_helpers import (
     check,
     empty_out,
     ident,
-    init_npu,
     np_dtype,
     random_values,
     run_op,
@@ -26,19 +25,13 @@ from binary_helpers import (
     wide,
 )
 
-from emulator import aclnn, process
+from emulator import aclnn
 from emulator.meta.dtypes import DataType
 from kernels.math.aclnn_cast import CAST_DTYPES
 from kernels.math.cast import AICORE_PAIRS
 
 D = DataType
 NULLPTR, INVALID, INNER_NULLPTR = 161001, 161002, 561103
-
-
-@pytest.fixture
-def stream(emu: process.EmulatedProcess) -> int:
-    """The test's process with a device, a stream and aclnn initialised."""
-    return init_npu()
 
 
 def _source(src: int, dst: int, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:

@@ -19,7 +19,6 @@ from binary_helpers import (
     check,
     empty_out,
     ident,
-    init_npu,
     np_dtype,
     run_op,
     scalar,
@@ -27,7 +26,7 @@ from binary_helpers import (
     to_device,
 )
 
-from emulator import aclnn, process
+from emulator import aclnn
 from emulator.meta.dtypes import DataType
 from kernels.math.equal import EQ_DTYPES
 from kernels.math.greater import GT_DTYPES
@@ -35,12 +34,6 @@ from kernels.math.greater import GT_DTYPES
 D = DataType
 NULLPTR, INVALID = 161001, 161002
 ACL_INT4 = 29
-
-
-@pytest.fixture
-def stream(emu: process.EmulatedProcess) -> int:
-    """The test's process with a device, a stream and aclnn initialised."""
-    return init_npu()
 
 
 def _values(dtype: int, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:

@@ -12,14 +12,14 @@ SearchSorted with an empty input zero-fills ``out`` (ZerosLike), as the spec say
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import pytest
 from device_helpers import DeviceTensor, device_tensor
 
-from emulator import acl, aclnn, process
+from emulator import acl, aclnn
 from emulator.meta.dtypes import numpy_dtype
 from emulator.testing.precision import assert_precision
 
@@ -73,16 +73,6 @@ def assert_exact(actual: np.ndarray, golden: np.ndarray) -> None:
     assert_precision(actual, golden)
     expected = golden.astype(actual.dtype) if golden.dtype != actual.dtype else golden
     assert actual.tobytes() == np.ascontiguousarray(expected).tobytes()
-
-
-@pytest.fixture
-def stream(emu: process.EmulatedProcess) -> Iterator[int]:
-    """The canonical start in the test's fresh process: set_device(0), a stream, aclnnInit(None)."""
-    assert acl.rt.set_device(0) == 0
-    handle, ret = acl.rt.create_stream()
-    assert ret == 0
-    assert A.aclnnInit(None) == 0
-    yield handle
 
 
 # -- aclnnCummax -------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ A non-contiguous (strided) output or selfRef is written by the framework ViewCop
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ml_dtypes
@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from device_helpers import DeviceTensor, device_tensor
 
-from emulator import acl, aclnn, process
+from emulator import acl, aclnn
 from emulator.meta.dtypes import numpy_dtype
 from emulator.testing.precision import assert_precision
 
@@ -101,16 +101,6 @@ def c_cast(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     if values.dtype.kind == "V":
         return values.astype(np.float64).astype(dtype)
     return values.astype(dtype)
-
-
-@pytest.fixture
-def stream(emu: process.EmulatedProcess) -> Iterator[int]:
-    """The canonical start in the test's fresh process: set_device(0), a stream, aclnnInit(None)."""
-    assert acl.rt.set_device(0) == 0
-    handle, ret = acl.rt.create_stream()
-    assert ret == 0
-    assert A.aclnnInit(None) == 0
-    yield handle
 
 
 def zeros(shape: Sequence[int], acl_dtype: int) -> DeviceTensor:

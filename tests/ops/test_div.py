@@ -18,7 +18,6 @@ from binary_helpers import (
     check,
     empty_out,
     ident,
-    init_npu,
     random_values,
     run_op,
     scalar,
@@ -27,19 +26,13 @@ from binary_helpers import (
     wide,
 )
 
-from emulator import aclnn, process
+from emulator import aclnn
 from emulator.meta.dtypes import DataType
 from kernels.math.binary_common import ARITH_DTYPES
 
 D = DataType
 NULLPTR, INVALID = 161001, 161002
 ACL_FORMAT_FRACTAL_NZ = 29
-
-
-@pytest.fixture
-def stream(emu: process.EmulatedProcess) -> int:
-    """The test's process with a device, a stream and aclnn initialised."""
-    return init_npu()
 
 
 def _div_golden(a: np.ndarray, b: np.ndarray | float) -> np.ndarray:
