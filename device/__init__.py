@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import importlib
 
-from device.interface import Device
-from device.soc import SocProfile, load_soc
+from emulator.device.interface import Device
+from emulator.device.soc import SocProfile, load_soc
 
 BACKENDS: dict[str, str] = {
-    "simulated": "device.simulated.npu:SimulatedNpu",
-    "ascend": "device.ascend:AscendNpu",
+    "simulated": "emulator.device.simulated.npu:SimulatedNpu",
+    "ascend": "emulator.device.ascend:AscendNpu",
 }
 
 

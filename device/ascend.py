@@ -19,8 +19,8 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from device import errors
-from device.interface import (
+from emulator.device import errors
+from emulator.device.interface import (
     AddressKind,
     AllocationInfo,
     DevicePtr,
@@ -31,8 +31,8 @@ from device.interface import (
     PageKind,
     StreamId,
 )
-from device.simulated.heap import charge, rounded_size
-from device.soc import DEFAULT_SOC, SocProfile, available_socs, load_soc
+from emulator.device.simulated.heap import charge, rounded_size
+from emulator.device.soc import DEFAULT_SOC, SocProfile, available_socs, load_soc
 
 DIRECTION_KIND = {Direction.H2H: 0, Direction.H2D: 1, Direction.D2H: 2, Direction.D2D: 3}
 MEM_ATTR = {None: 1, PageKind.HUGE: 4, PageKind.NORMAL: 5, PageKind.GIANT: 10}  # ACL_HBM_MEM*

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum, Flag, IntEnum, auto
 from typing import NamedTuple, NewType, Protocol
 
-from device.soc import SocProfile
+from emulator.device.soc import SocProfile
 
 DevicePtr = NewType("DevicePtr", int)
 StreamId = NewType("StreamId", int)

@@ -66,7 +66,7 @@ class SocProfile(BaseModel):
 
 
 def _socs_dir() -> Path:
-    return Path(str(resources.files("configs") / "socs"))
+    return Path(str(resources.files("emulator.configs") / "socs"))
 
 
 def available_socs() -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import kernels
+from emulator import kernels
 from emulator.config import Settings, configure_logging
 from emulator.engine.opp import LoadAllOppPackage, OppPackages
 

@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 import numpy as np
 import structlog
 
-from device.errors import DeviceError
 from emulator import process
+from emulator.device.errors import DeviceError
 from emulator.errors import StatusError
 from emulator.status import describe
 

@@ -20,7 +20,7 @@ from typing import Any, Literal, TextIO
 import structlog
 from pydantic import BaseModel, ConfigDict, Field
 
-from device.soc import DEFAULT_SOC
+from emulator.device.soc import DEFAULT_SOC
 from emulator.dfx import add_dfx
 from emulator.error_manager import timestamp
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from device.errors import DeviceError
+from emulator.device.errors import DeviceError
 from emulator.status import AclError, AclnnStatus
 
 _CLASS_DEFAULT: object = object()

@@ -10,6 +10,7 @@ them, so a use-after-destroy can name both sites.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 import threading
 from collections import Counter, OrderedDict
@@ -18,7 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType, FrameType
 
-LIBRARY_DIRS = tuple(str(Path(__file__).resolve().parents[1] / name) for name in ("emulator", "device", "kernels"))
+
+def _package_dir(name: str) -> str:
+    """A subpackage's folder, found without importing it (device/ and kernels/ sit at the repo top)."""
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.submodule_search_locations, f"{name} is part of the distribution"
+    return str(Path(next(iter(spec.submodule_search_locations))).resolve())
+
+
+LIBRARY_DIRS = (str(Path(__file__).resolve().parent), _package_dir("emulator.device"), _package_dir("emulator.kernels"))
 STACK_DEPTH = 4
 GRAVEYARD_SIZE = 4096
 

@@ -3,7 +3,7 @@
 The op modules are the single source of truth for which binaries exist (``OpImpl.bins``); this tool
 turns them into ops-info JSON, binary-config JSON and kernel JSON per SoC directory, which the
 engine then reads back through LoadAllOppPackage exactly as it would read a real package. A test
-checks that the committed files equal what this tool writes. Run: ``python -m kernels.build_opp``.
+checks that the committed files equal what this tool writes. Run: ``python -m emulator.kernels.build_opp``.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from emulator.engine.tiling import BinSpec, OpImpl
+from emulator.kernels import OPS
+from emulator.kernels.math.search_sorted import SEARCH_SORTED
 from emulator.opdev import EleBaseTilingData
-from kernels import OPS
-from kernels.math.search_sorted import SEARCH_SORTED
 
 ROOT = Path(__file__).resolve().parent / "opp"
 IMPL = Path("built-in/op_impl/ai_core/tbe")

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from device.errors import KernelOutOfBounds
+from emulator.device.errors import KernelOutOfBounds
 
 
 class BoundsChecked(np.ndarray):

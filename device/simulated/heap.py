@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from device.errors import FeatureNotSupported, InvalidAddress, OutOfMemory
-from device.interface import AllocationInfo, MemInfo, MemPolicy, PageKind
+from emulator.device.errors import FeatureNotSupported, InvalidAddress, OutOfMemory
+from emulator.device.interface import AllocationInfo, MemInfo, MemPolicy, PageKind
 
 POISON = 0xFF
 HUGE_FIRST_THRESHOLD = 1 * 1024 * 1024  # rounded sizes above this try 2 MiB pages first

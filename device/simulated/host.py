@@ -11,7 +11,7 @@ import bisect
 
 import numpy as np
 
-from device.errors import InvalidAddress
+from emulator.device.errors import InvalidAddress
 
 ALIGN = 64
 

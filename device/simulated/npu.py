@@ -22,8 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import structlog
 
-from device.errors import InvalidValue, UnifiedBufferOverflow
-from device.interface import (
+from emulator.device.errors import InvalidValue, UnifiedBufferOverflow
+from emulator.device.interface import (
     Access,
     AddressKind,
     AllocationInfo,
@@ -38,12 +38,12 @@ from device.interface import (
     RaceReport,
     StreamId,
 )
-from device.simulated import cost
-from device.simulated.bounds import checked
-from device.simulated.heap import DEVICE_BASE, DEVICE_SPAN, Heap
-from device.simulated.host import PinnedHost, host_view
-from device.simulated.streams import Scheduler
-from device.soc import SocProfile, load_soc
+from emulator.device.simulated import cost
+from emulator.device.simulated.bounds import checked
+from emulator.device.simulated.heap import DEVICE_BASE, DEVICE_SPAN, Heap
+from emulator.device.simulated.host import PinnedHost, host_view
+from emulator.device.simulated.streams import Scheduler
+from emulator.device.soc import SocProfile, load_soc
 
 log = structlog.get_logger(logger_name="device.simulated")
 

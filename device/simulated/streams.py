@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from device.errors import (
+from emulator.device.errors import (
     DeviceError,
     EventNotRecorded,
     EventSyncTimeout,
@@ -34,7 +34,7 @@ from device.errors import (
     StreamSyncTimeout,
     TaskFailed,
 )
-from device.interface import Access, BufferArg, EventId, StreamId
+from emulator.device.interface import Access, BufferArg, EventId, StreamId
 
 EVENT_SYNC = 0x1
 EVENT_TIME_LINE = 0x8

@@ -12,9 +12,9 @@ import warnings
 
 import numpy as np
 
-from device.interface import AddressKind
 from emulator import process
 from emulator.boundary import CHECKS
+from emulator.device.interface import AddressKind
 
 # numpy C type numbers pyACL accepts for ptr_to_numpy
 NPY_TYPES: dict[int, type[np.generic]] = {

@@ -9,7 +9,7 @@ face when the op library provides them.
 
 from __future__ import annotations
 
-import kernels
+from emulator import kernels
 from emulator.aclnn.acl_meta import (
     aclCreateBoolArray,
     aclCreateFloatArray,

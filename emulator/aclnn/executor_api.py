@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import structlog
 
-from device.interface import Direction
 from emulator import process
 from emulator.cface import Address, aclnn_api, address, live
+from emulator.device.interface import Direction
 from emulator.diagnostics import report_undefined
 from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, AclnnParamNullptr
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import structlog
 
-from device.errors import DeviceError
 from emulator import process
+from emulator.device.errors import DeviceError
 from emulator.diagnostics import report_undefined
 from emulator.engine.tensors import ExecTensor, Storage, nbytes, storage_key
 from emulator.engine.workspace import PlannedBuffer, max_allocate

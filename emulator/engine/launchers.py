@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import structlog
 
-from device.errors import AicoreOverflow
-from device.interface import Access, BufferArg, Direction, Engine, KernelLaunch
 from emulator import process
+from emulator.device.errors import AicoreOverflow
+from emulator.device.interface import Access, BufferArg, Direction, Engine, KernelLaunch
 from emulator.engine.args import ArgPack, flatten
 from emulator.engine.kernel_mgr import OpKernelBin
 from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes

@@ -16,8 +16,8 @@ from pathlib import Path
 import structlog
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
-from device.soc import SocProfile
 from emulator.config import Settings
+from emulator.device.soc import SocProfile
 from emulator.engine.aicpu import AicpuTaskSpaces
 from emulator.engine.executor import OpConfig
 from emulator.engine.kernel_mgr import KernelMgr

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from device.interface import Engine, KernelFunc
-from device.soc import SocProfile
+from emulator.device.interface import Engine, KernelFunc
+from emulator.device.soc import SocProfile
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext, Direction
 from emulator import process
+from emulator.device.interface import BlockContext, Direction
 from emulator.engine.args import OP_ATTR, OP_INPUT, OP_OUTPUT, Int64
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.launchers import CopyLauncher

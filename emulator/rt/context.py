@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from device.interface import Device, StreamId
+from emulator.device.interface import Device, StreamId
 
 
 @dataclass(eq=False, slots=True)

@@ -18,8 +18,9 @@ import threading
 
 import structlog
 
-from device import Device, open_device
-from device.errors import (
+from emulator.config import Settings
+from emulator.device import Device, open_device
+from emulator.device.errors import (
     ContextNotDestroyable,
     ContextNull,
     ContextReleaseError,
@@ -30,9 +31,8 @@ from device.errors import (
     InvalidValue,
     WrongContext,
 )
-from device.interface import AddressKind, AllocationInfo, EventId, StreamId
-from device.soc import SocProfile, load_soc
-from emulator.config import Settings
+from emulator.device.interface import AddressKind, AllocationInfo, EventId, StreamId
+from emulator.device.soc import SocProfile, load_soc
 from emulator.rt.context import Context, DeviceSlot
 from emulator.tracking import Registry
 

@@ -16,13 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
-from emulator.meta.dtypes import DataType
-from emulator.meta.objects import aclTensor
-from emulator.opdev import l2_phase1, l2_phase2
-from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank
-from kernels.math.unary import (
+from emulator.kernels.math.unary import (
     check_cast,
     check_dtype_match,
     check_not_private,
@@ -31,6 +27,10 @@ from kernels.math.unary import (
     unary_l0,
     unary_op,
 )
+from emulator.meta.dtypes import DataType
+from emulator.meta.objects import aclTensor
+from emulator.opdev import l2_phase1, l2_phase2
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank
 
 D = DataType
 ABS_DTYPES = (D.DT_DOUBLE, D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT64, D.DT_INT32, D.DT_INT16, D.DT_INT8, D.DT_UINT8,

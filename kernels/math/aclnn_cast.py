@@ -12,12 +12,12 @@ the card.
 from __future__ import annotations
 
 from emulator.engine.executor import aclOpExecutor
+from emulator.kernels.math.binary_common import finish
+from emulator.kernels.math.cast import cast
 from emulator.meta.dtypes import DataType, dtype_name, to_op_dtype
 from emulator.meta.objects import aclTensor
 from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.binary_common import finish
-from kernels.math.cast import cast
 
 D = DataType
 CAST_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_DOUBLE, D.DT_INT8, D.DT_UINT8, D.DT_INT16, D.DT_INT32,

@@ -24,13 +24,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
+from emulator.kernels.math.unary import (
+    check_dtype_match,
+    check_not_private,
+    check_same_shape,
+    plan_unary,
+    unary_l0,
+    unary_op,
+)
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import Float32, l2_phase1, l2_phase2, reshape_view
 from emulator.opdev.checks import MAX_DIM, check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.unary import check_dtype_match, check_not_private, check_same_shape, plan_unary, unary_l0, unary_op
 
 D = DataType
 FLOATS = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)

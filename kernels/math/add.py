@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.elementwise import binary_op, broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
 from emulator.opdev import (
@@ -30,8 +32,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.cast import cast
-from kernels.math.elementwise import binary_op, broadcast_shape
 
 D = DataType
 ADD_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_DOUBLE, D.DT_INT32, D.DT_INT64, D.DT_INT16, D.DT_INT8, D.DT_UINT8,

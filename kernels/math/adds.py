@@ -13,12 +13,8 @@ The inplace variant has no checks of its own (out = selfRef).
 from __future__ import annotations
 
 from emulator.engine.executor import aclOpExecutor
-from emulator.meta.dtypes import DataType
-from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
-from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.add import AXPY_DTYPES, add_l0, axpy_l0, mul_l0
-from kernels.math.binary_common import (
+from emulator.kernels.math.add import AXPY_DTYPES, add_l0, axpy_l0, mul_l0
+from emulator.kernels.math.binary_common import (
     ARITH_DTYPES,
     Phase1,
     alpha_is_one,
@@ -28,7 +24,11 @@ from kernels.math.binary_common import (
     to_bool,
     to_float,
 )
-from kernels.math.cast import cast
+from emulator.kernels.math.cast import cast
+from emulator.meta.dtypes import DataType
+from emulator.meta.objects import aclScalar, aclTensor
+from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
 

@@ -13,10 +13,11 @@ from collections.abc import Callable, Sequence
 import ml_dtypes
 import numpy as np
 
-from device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine
 from emulator.engine.args import Group
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.math.elementwise import _read, binary_tiling, broadcast_shape, infer_broadcast
 from emulator.meta.dtypes import COMPLEX_TYPES, FLOATING_TYPES, INTEGRAL_TYPES, DataType, can_cast, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
 from emulator.opdev import (
@@ -30,7 +31,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_param
-from kernels.math.elementwise import _read, binary_tiling, broadcast_shape, infer_broadcast
 
 D = DataType
 BF16 = np.dtype(ml_dtypes.bfloat16)

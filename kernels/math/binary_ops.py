@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from emulator.engine.tiling import OpImpl
-from kernels.math import aclnn_cast, adds, div, equal, greater, mul, sub
+from emulator.kernels.math import aclnn_cast, adds, div, equal, greater, mul, sub
 
 _MODULES = (adds, sub, mul, div, equal, greater, aclnn_cast)
 OPS: tuple[OpImpl, ...] = (*sub.OPS, *mul.OPS, *div.OPS, *equal.OPS, *greater.OPS)

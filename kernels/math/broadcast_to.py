@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine
 from emulator.engine.executor import aclOpExecutor
+from emulator.kernels.math.data_movement import dense_strides, gather_index, movement_tiling, same_dtype_bins
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -26,7 +27,6 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     block_range,
 )
-from kernels.math.data_movement import dense_strides, gather_index, movement_tiling, same_dtype_bins
 
 D = DataType
 BROADCAST_TO_AICORE = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT32, D.DT_INT64, D.DT_UINT32, D.DT_BF16, D.DT_UINT8,

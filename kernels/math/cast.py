@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine
 from emulator.engine.executor import aclOpExecutor
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor

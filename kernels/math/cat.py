@@ -24,10 +24,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from device.interface import BlockContext
 from emulator import process
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.data_movement import movement_tiling, same_dtype_bins, same_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type, type_size
 from emulator.meta.formats import is_private_format
 from emulator.meta.objects import aclTensor, aclTensorList
@@ -46,8 +48,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import MAX_DIM, check_dtype, check_not_null, check_param, is_empty
-from kernels.math.cast import cast
-from kernels.math.data_movement import movement_tiling, same_dtype_bins, same_shape
 
 D = DataType
 CAT_DTYPES = (D.DT_FLOAT, D.DT_INT32, D.DT_INT64, D.DT_FLOAT16, D.DT_INT16, D.DT_INT8, D.DT_UINT8, D.DT_DOUBLE,

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from emulator.kernels.math.cast import NAMES
 from emulator.meta.dtypes import DataType, type_size
 from emulator.opdev import BinSpec, TilingContext, TilingResult, elementwise_tiling
-from kernels.math.cast import NAMES
 
 D = DataType
 

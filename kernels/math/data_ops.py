@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from emulator.engine.tiling import OpImpl
-from kernels.math import broadcast_to, cat, cummax, fill, inplace_copy, permute, zero
+from emulator.kernels.math import broadcast_to, cat, cummax, fill, inplace_copy, permute, zero
 
 OPS: tuple[OpImpl, ...] = (*permute.OPS, *broadcast_to.OPS, *fill.OPS, *zero.OPS, *cat.OPS, *cummax.OPS)
 L2_APIS: dict[str, Callable[..., object]] = {

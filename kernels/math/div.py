@@ -23,14 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
-from emulator.meta.dtypes import DataType, can_cast, promote_type
-from emulator.meta.formats import is_private_format
-from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
-from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.binary_common import (
+from emulator.kernels.math.binary_common import (
     ARITH_DTYPES,
     F32,
     Phase1,
@@ -40,8 +35,13 @@ from kernels.math.binary_common import (
     is_floating,
     launch,
 )
-from kernels.math.cast import cast
-from kernels.math.elementwise import binary_op, broadcast_shape
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.elementwise import binary_op, broadcast_shape
+from emulator.meta.dtypes import DataType, can_cast, promote_type
+from emulator.meta.formats import is_private_format
+from emulator.meta.objects import aclScalar, aclTensor
+from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
 DIV_DTYPES = ARITH_DTYPES  # A2: the same 12 dtypes as Add (no unsigned beyond uint8)

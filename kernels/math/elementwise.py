@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import ml_dtypes
 import numpy as np
 
-from device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine
 from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult, block_range, elementwise_tiling
 
 # compute(a, b, ctx, out): ``out`` is the block's slice of the output when it already has the

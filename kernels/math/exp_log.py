@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
+from emulator.kernels.math.unary import INTEGRAL_OR_BOOL, check_cast, check_same_shape, plan_unary, unary_l0, unary_op
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import Float32, l2_phase1, l2_phase2
 from emulator.opdev.checks import check_dtype, check_not_null, check_rank
-from kernels.math.unary import INTEGRAL_OR_BOOL, check_cast, check_same_shape, plan_unary, unary_l0, unary_op
 
 D = DataType
 EXP_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_DOUBLE, D.DT_COMPLEX64, D.DT_COMPLEX128, D.DT_BOOL,

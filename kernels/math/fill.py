@@ -20,9 +20,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.math.data_movement import fill_tiling, same_dtype_bins
 from emulator.meta.dtypes import COMPLEX_TYPES, DataType, promote_type
 from emulator.meta.objects import aclScalar, aclTensor, numel
 from emulator.opdev import (
@@ -40,7 +41,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.data_movement import fill_tiling, same_dtype_bins
 
 D = DataType
 FILL_SCALAR_DTYPES = (D.DT_FLOAT, D.DT_INT32, D.DT_INT64, D.DT_FLOAT16, D.DT_INT16, D.DT_INT8, D.DT_UINT8,

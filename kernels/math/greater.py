@@ -19,11 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from emulator.engine.executor import aclOpExecutor
-from emulator.meta.dtypes import DataType, can_cast, promote_type
-from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
-from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.binary_common import (
+from emulator.kernels.math.binary_common import (
     Phase1,
     broadcast_out,
     compare_op,
@@ -35,8 +31,12 @@ from kernels.math.binary_common import (
     to_float,
     to_fp16,
 )
-from kernels.math.cast import cast
-from kernels.math.elementwise import broadcast_shape
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.elementwise import broadcast_shape
+from emulator.meta.dtypes import DataType, can_cast, promote_type
+from emulator.meta.objects import aclScalar, aclTensor
+from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
 GT_DTYPES = (D.DT_FLOAT, D.DT_INT32, D.DT_INT64, D.DT_FLOAT16, D.DT_INT16, D.DT_INT8, D.DT_UINT8, D.DT_DOUBLE,

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.math.broadcast_to import broadcast_to_l0
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.broadcast_to import broadcast_to_l0
-from kernels.math.cast import cast
-from kernels.math.elementwise import broadcast_shape
 
 D = DataType
 COPY_DTYPES = (D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_UINT16, D.DT_UINT32, D.DT_UINT64,

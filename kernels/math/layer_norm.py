@@ -26,9 +26,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import ceil_div
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, fill_l0, int_array_values, l0_failed
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclIntArray, aclTensor
 from emulator.opdev import (
@@ -50,8 +52,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank
-from kernels.math.cast import cast
-from kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, fill_l0, int_array_values, l0_failed
 
 D = DataType
 LN_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)

@@ -31,10 +31,13 @@ from collections.abc import Sequence
 import ml_dtypes
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tensors import is_contiguous
 from emulator.engine.tiling import align_up, ceil_div
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.elementwise import broadcast_shape
+from emulator.kernels.math.reduce_common import fill_l0, l0_failed
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclTensor, contiguous_strides
 from emulator.opdev import (
@@ -56,9 +59,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param
-from kernels.math.cast import cast
-from kernels.math.elementwise import broadcast_shape
-from kernels.math.reduce_common import fill_l0, l0_failed
 
 D = DataType
 MM_DTYPES = (D.DT_BF16, D.DT_FLOAT16, D.DT_FLOAT)

@@ -21,8 +21,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
+from emulator.kernels.math.add import MIXED, mul_l0
+from emulator.kernels.math.binary_common import (
+    ARITH_DTYPES,
+    BF16,
+    F32,
+    Phase1,
+    finish,
+    is_complex,
+    is_floating,
+    to_float,
+)
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
 from emulator.opdev import (
@@ -43,19 +56,6 @@ from emulator.opdev import (
     l2_phase2,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.add import MIXED, mul_l0
-from kernels.math.binary_common import (
-    ARITH_DTYPES,
-    BF16,
-    F32,
-    Phase1,
-    finish,
-    is_complex,
-    is_floating,
-    to_float,
-)
-from kernels.math.cast import cast
-from kernels.math.elementwise import broadcast_shape
 
 D = DataType
 

@@ -19,11 +19,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from device.interface import BlockContext, Engine
 from emulator import process
+from emulator.device.interface import BlockContext, Engine
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tensors import is_contiguous
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.math.data_movement import (
+    dense_strides,
+    gather_index,
+    movement_tiling,
+    same_dtype_bins,
+    same_shape,
+)
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclIntArray, aclTensor
 from emulator.opdev import (
@@ -42,7 +49,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.data_movement import dense_strides, gather_index, movement_tiling, same_dtype_bins, same_shape
 
 D = DataType
 PERMUTE_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_DOUBLE, D.DT_UINT64, D.DT_INT64, D.DT_UINT32, D.DT_INT32,

@@ -26,10 +26,11 @@ from collections.abc import Callable, Iterator, Sequence
 import ml_dtypes
 import numpy as np
 
-from device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import ceil_div
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.math import fill
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclIntArray, aclTensor
 from emulator.opdev import (
@@ -46,7 +47,6 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
 )
 from emulator.opdev.checks import check_param
-from kernels.math import fill
 
 D = DataType
 BF16 = np.dtype(ml_dtypes.bfloat16)

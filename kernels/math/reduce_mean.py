@@ -13,12 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from emulator.engine.executor import aclOpExecutor
-from emulator.meta.dtypes import DataType, can_cast, dtype_name, to_op_dtype
-from emulator.meta.objects import aclIntArray, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
-from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.cast import cast
-from kernels.math.reduce_common import (
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.reduce_common import (
     all_axes_if_empty,
     check_dims,
     fill_l0,
@@ -27,6 +23,10 @@ from kernels.math.reduce_common import (
     reduce_mean_l0,
     reduced_shape,
 )
+from emulator.meta.dtypes import DataType, can_cast, dtype_name, to_op_dtype
+from emulator.meta.objects import aclIntArray, aclTensor
+from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
 MEAN_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_DOUBLE, D.DT_INT32, D.DT_INT64, D.DT_INT16, D.DT_INT8,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from emulator.engine.tiling import OpImpl
-from kernels.math import amax, layer_norm, matmul, reduce_common, reduce_mean, reduce_sum, rms_norm, softmax
+from emulator.kernels.math import amax, layer_norm, matmul, reduce_common, reduce_mean, reduce_sum, rms_norm, softmax
 
 MODULES = (reduce_sum, reduce_mean, amax, softmax, layer_norm, rms_norm, matmul)
 OPS: tuple[OpImpl, ...] = (*reduce_common.OPS, *softmax.OPS, *layer_norm.OPS, *rms_norm.OPS, *matmul.OPS)

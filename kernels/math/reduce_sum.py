@@ -11,12 +11,8 @@ Cast(out) -> ViewCopy. Out's shape is checked after the graph is built, as the r
 from __future__ import annotations
 
 from emulator.engine.executor import aclOpExecutor
-from emulator.meta.dtypes import DataType, dtype_name, to_op_dtype
-from emulator.meta.objects import aclIntArray, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
-from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.cast import cast
-from kernels.math.reduce_common import (
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.reduce_common import (
     all_axes_if_empty,
     check_dims,
     fill_l0,
@@ -26,6 +22,10 @@ from kernels.math.reduce_common import (
     reduce_sum_l0,
     reduced_shape,
 )
+from emulator.meta.dtypes import DataType, dtype_name, to_op_dtype
+from emulator.meta.objects import aclIntArray, aclTensor
+from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
 SUM_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_BOOL,

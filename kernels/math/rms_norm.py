@@ -20,10 +20,11 @@ import ctypes
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import align_up, ceil_div
 from emulator.errors import AclnnError
+from emulator.kernels.math.reduce_common import l0_failed
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -44,7 +45,6 @@ from emulator.opdev import (
 )
 from emulator.opdev.checks import check_not_null, check_param
 from emulator.status import AclnnStatus
-from kernels.math.reduce_common import l0_failed
 
 D = DataType
 F32 = np.dtype(np.float32)

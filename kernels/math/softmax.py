@@ -17,9 +17,11 @@ import ctypes
 
 import numpy as np
 
-from device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import ceil_div
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, acc_dtype, ar_view, l0_failed, pieces
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -40,8 +42,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.cast import cast
-from kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, acc_dtype, ar_view, l0_failed, pieces
 
 D = DataType
 SOFTMAX_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_DOUBLE, D.DT_BF16)

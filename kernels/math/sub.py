@@ -19,14 +19,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
-from emulator.meta.dtypes import DataType, promote_type
-from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
-from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.add import axpy_l0, mul_l0
-from kernels.math.binary_common import (
+from emulator.kernels.math.add import axpy_l0, mul_l0
+from emulator.kernels.math.binary_common import (
     ARITH_DTYPES,
     Phase1,
     alpha_is_one,
@@ -38,8 +34,12 @@ from kernels.math.binary_common import (
     tensor_scalar_promote,
     to_float,
 )
-from kernels.math.cast import cast
-from kernels.math.elementwise import binary_op, broadcast_shape
+from emulator.kernels.math.cast import cast
+from emulator.kernels.math.elementwise import binary_op, broadcast_shape
+from emulator.meta.dtypes import DataType, promote_type
+from emulator.meta.objects import aclScalar, aclTensor
+from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
 SUB_AICORE = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_INT64, D.DT_INT32, D.DT_INT8, D.DT_UINT8, D.DT_BOOL,

@@ -12,13 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext
+from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
-from emulator.meta.dtypes import DataType
-from emulator.meta.objects import aclTensor
-from emulator.opdev import l2_phase1, l2_phase2
-from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from kernels.math.unary import (
+from emulator.kernels.math.unary import (
     INTEGRAL_OR_BOOL,
     check_cast,
     check_not_private,
@@ -27,6 +23,10 @@ from kernels.math.unary import (
     unary_l0,
     unary_op,
 )
+from emulator.meta.dtypes import DataType
+from emulator.meta.objects import aclTensor
+from emulator.opdev import l2_phase1, l2_phase2
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
 FLOATS = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 import ml_dtypes
 import numpy as np
 
-from device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine
 from emulator.engine.args import Attr
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.math.cast import NAMES, cast
 from emulator.meta.dtypes import DataType, can_cast, dtype_name
 from emulator.meta.formats import is_private_format
 from emulator.meta.objects import aclTensor
@@ -46,7 +47,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_param, is_empty
-from kernels.math.cast import NAMES, cast
 
 Compute = Callable[[np.ndarray, BlockContext], np.ndarray]
 BF16 = np.dtype(ml_dtypes.bfloat16)

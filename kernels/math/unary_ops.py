@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from emulator.engine.tiling import OpImpl
-from kernels.math import abs_neg, activations, exp_log, sqrt_rsqrt, tanh
+from emulator.kernels.math import abs_neg, activations, exp_log, sqrt_rsqrt, tanh
 
 MODULES = (abs_neg, exp_log, sqrt_rsqrt, activations, tanh)
 OPS: tuple[OpImpl, ...] = tuple(op for module in MODULES for op in module.OPS)

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.math.data_movement import fill_tiling, same_dtype_bins
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -32,7 +33,6 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import MAX_DIM, check_dtype, check_not_null, is_empty
-from kernels.math.data_movement import fill_tiling, same_dtype_bins
 
 D = DataType
 ZERO_DTYPES = (D.DT_INT8, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_FLOAT16, D.DT_FLOAT, D.DT_BOOL, D.DT_DOUBLE,

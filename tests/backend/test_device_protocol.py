@@ -12,11 +12,11 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from device import errors
-from device.ascend import AscendNpu
-from device.interface import Access, BufferArg, Device, Direction, KernelLaunch
-from device.simulated import SimulatedNpu
 from emulator import acl, process
+from emulator.device import errors
+from emulator.device.ascend import AscendNpu
+from emulator.device.interface import Access, BufferArg, Device, Direction, KernelLaunch
+from emulator.device.simulated import SimulatedNpu
 
 
 @pytest.fixture(params=["simulated", "ascend"])

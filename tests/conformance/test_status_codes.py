@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-import device.errors
-from device.errors import DeviceError
+from emulator.device import errors as device_errors
+from emulator.device.errors import DeviceError
 from emulator.status import AclError, AclnnStatus
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -121,8 +121,8 @@ def test_spec_runtime_codes_of_device_errors() -> None:
 def _device_error_classes() -> list[type[DeviceError]]:
     return [
         cls
-        for _, cls in inspect.getmembers(device.errors, inspect.isclass)
-        if issubclass(cls, DeviceError) and cls.__module__ == device.errors.__name__
+        for _, cls in inspect.getmembers(device_errors, inspect.isclass)
+        if issubclass(cls, DeviceError) and cls.__module__ == device_errors.__name__
     ]
 
 
@@ -158,6 +158,6 @@ def test_every_device_error_status_is_an_acl_error() -> None:
 )
 def test_device_error_maps_to_the_spec_code(cls_name: str, member: AclError) -> None:
     """Each device exception carries the code runtime.md assigns to its failure."""
-    cls = getattr(device.errors, cls_name)
+    cls = getattr(device_errors, cls_name)
     assert cls.status == member
     assert cls("x").status == member

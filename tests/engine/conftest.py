@@ -26,10 +26,10 @@ from emulator import acl, aclnn, process
 from emulator.config import Settings
 from emulator.engine.opp import soc_directory
 from emulator.errors import AclnnInnerNullptr
+from emulator.kernels.build_opp import IMPL, bin_entry, kernel_json, op_file, ops_info_entry
 from emulator.meta.objects import aclTensor
 from emulator.opdev import OP_INPUT, OP_OUTPUT, OpImpl, add_to_launcher_list_aicore, create_executor, l2_phase1
 from emulator.opdev import l2_phase2 as make_phase2
-from kernels.build_opp import IMPL, bin_entry, kernel_json, op_file, ops_info_entry
 
 H2D = 1
 D2H = 2

@@ -20,13 +20,13 @@ import numpy as np
 import pytest
 from structlog.testing import capture_logs
 
-from device.interface import BlockContext
 from emulator import aclnn, process
+from emulator.device.interface import BlockContext
 from emulator.engine.keys import FORMAT_END, FOUR_MODES, KeySchema
 from emulator.engine.opp import BinEntry
 from emulator.engine.tiling import PlatformInfo
+from emulator.kernels import build_opp
 from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult
-from kernels import build_opp
 
 INNER = 561000
 INNER_NULLPTR = 561103
@@ -412,7 +412,7 @@ def test_shipped_package_matches_the_op_modules() -> None:
     """kernels/opp is exactly what kernels.build_opp.render() writes from the op modules (no drift)."""
     files = build_opp.render()
     on_disk = {path.relative_to(build_opp.ROOT) for path in Path(build_opp.ROOT).rglob("*") if path.is_file()}
-    assert sorted(map(str, on_disk - set(files))) == [], "stale files: run python -m kernels.build_opp"
-    assert sorted(map(str, set(files) - on_disk)) == [], "missing files: run python -m kernels.build_opp"
+    assert sorted(map(str, on_disk - set(files))) == [], "stale files: run python -m emulator.kernels.build_opp"
+    assert sorted(map(str, set(files) - on_disk)) == [], "missing files: run python -m emulator.kernels.build_opp"
     stale = [str(rel) for rel, text in files.items() if (build_opp.ROOT / rel).read_text() != text]
-    assert stale == [], "files differ: run python -m kernels.build_opp"
+    assert stale == [], "files differ: run python -m emulator.kernels.build_opp"

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 from structlog.testing import capture_logs
 
-from device.interface import BlockContext
 from emulator import aclnn, process
+from emulator.device.interface import BlockContext
 from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult
 
 DEBUG_ON = {"op_debug_config": {"enable_debug_kernel": "on"}}

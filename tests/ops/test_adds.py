@@ -24,8 +24,8 @@ from binary_helpers import (
 )
 
 from emulator import aclnn
+from emulator.kernels.math.binary_common import ARITH_DTYPES
 from emulator.meta.dtypes import DataType
-from kernels.math.binary_common import ARITH_DTYPES
 
 D = DataType
 NULLPTR, INVALID = 161001, 161002

@@ -26,9 +26,9 @@ from binary_helpers import (
 )
 
 from emulator import aclnn
+from emulator.kernels.math.aclnn_cast import CAST_DTYPES
+from emulator.kernels.math.cast import AICORE_PAIRS
 from emulator.meta.dtypes import DataType
-from kernels.math.aclnn_cast import CAST_DTYPES
-from kernels.math.cast import AICORE_PAIRS
 
 D = DataType
 NULLPTR, INVALID, INNER_NULLPTR = 161001, 161002, 561103

@@ -27,9 +27,9 @@ from binary_helpers import (
 )
 
 from emulator import aclnn
+from emulator.kernels.math.equal import EQ_DTYPES
+from emulator.kernels.math.greater import GT_DTYPES
 from emulator.meta.dtypes import DataType
-from kernels.math.equal import EQ_DTYPES
-from kernels.math.greater import GT_DTYPES
 
 D = DataType
 NULLPTR, INVALID = 161001, 161002

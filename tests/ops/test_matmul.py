@@ -17,8 +17,8 @@ from reduce_helpers import INVALID, NAME, NP, NULLPTR, Dev, Npu, check, values
 
 from emulator import aclnn, process
 from emulator.engine.tiling import PlatformInfo, TensorDesc, TilingContext
+from emulator.kernels.math.matmul import MatmulTilingData, matmul_tiling, to_hf32
 from emulator.meta.dtypes import DataType
-from kernels.math.matmul import MatmulTilingData, matmul_tiling, to_hf32
 
 A = aclnn
 F32, F16, B16 = A.ACL_FLOAT, A.ACL_FLOAT16, A.ACL_BF16

@@ -17,8 +17,8 @@ from reduce_helpers import INVALID, NAME, NP, NULLPTR, Npu, as64, check, int_arr
 
 from emulator import aclnn, process
 from emulator.engine.tiling import PlatformInfo, TensorDesc, TilingContext
+from emulator.kernels.math.reduce_common import ReduceOpTilingData, pieces, reduce_tiling
 from emulator.meta.dtypes import DataType
-from kernels.math.reduce_common import ReduceOpTilingData, pieces, reduce_tiling
 
 A = aclnn
 SUM_DTYPES = (A.ACL_FLOAT16, A.ACL_FLOAT, A.ACL_INT8, A.ACL_INT16, A.ACL_INT32, A.ACL_INT64, A.ACL_UINT8,

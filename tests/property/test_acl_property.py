@@ -15,8 +15,8 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from device.simulated.npu import SimulatedNpu
 from emulator import acl, process
+from emulator.device.simulated.npu import SimulatedNpu
 
 KiB = 1024
 MiB = 1024 * KiB

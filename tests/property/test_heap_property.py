@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from device.errors import InvalidAddress, OutOfMemory
-from device.interface import Direction, GiB, MiB, PageKind
-from device.simulated.npu import SimulatedNpu
-from device.soc import load_soc
+from emulator.device.errors import InvalidAddress, OutOfMemory
+from emulator.device.interface import Direction, GiB, MiB, PageKind
+from emulator.device.simulated.npu import SimulatedNpu
+from emulator.device.soc import load_soc
 
 POLICIES = st.one_of(st.integers(0, 7), st.just(99))
 # Uniform sizes, plus ones around the 32-byte grain and the 1 MiB huge-page threshold.

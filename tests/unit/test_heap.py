@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from device.errors import FeatureNotSupported, InvalidAddress, OutOfMemory
-from device.interface import Direction, GiB, KiB, MemInfo, MemPolicy, MiB, PageKind
-from device.simulated.heap import POISON, Heap
-from device.simulated.npu import SimulatedNpu
-from device.soc import load_soc
+from emulator.device.errors import FeatureNotSupported, InvalidAddress, OutOfMemory
+from emulator.device.interface import Direction, GiB, KiB, MemInfo, MemPolicy, MiB, PageKind
+from emulator.device.simulated.heap import POISON, Heap
+from emulator.device.simulated.npu import SimulatedNpu
+from emulator.device.soc import load_soc
 
 PAD32_SOC = "Ascend910B2"
 PAD0_SOC = "Ascend950PR_9599"

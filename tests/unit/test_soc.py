@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from device.interface import GiB, KiB, MiB
-from device.soc import DEFAULT_SOC, SocProfile, available_socs, load_soc
+from emulator.device.interface import GiB, KiB, MiB
+from emulator.device.soc import DEFAULT_SOC, SocProfile, available_socs, load_soc
 
 SOCS_DIR = Path(__file__).resolve().parents[2] / "configs" / "socs"
 

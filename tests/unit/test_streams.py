@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from device.errors import (
+from emulator.device.errors import (
     EventNotRecorded,
     EventSyncTimeout,
     EventTimestampInvalid,
@@ -20,7 +20,7 @@ from device.errors import (
     StreamSyncTimeout,
     UnifiedBufferOverflow,
 )
-from device.interface import (
+from emulator.device.interface import (
     Access,
     BlockContext,
     BufferArg,
@@ -29,10 +29,10 @@ from device.interface import (
     MemPolicy,
     RaceReport,
 )
-from device.simulated import cost
-from device.simulated.host import host_view
-from device.simulated.npu import SimulatedNpu
-from device.soc import load_soc
+from emulator.device.simulated import cost
+from emulator.device.simulated.host import host_view
+from emulator.device.simulated.npu import SimulatedNpu
+from emulator.device.soc import load_soc
 
 EVENT_SYNC = 0x1
 EVENT_TIME_LINE = 0x8

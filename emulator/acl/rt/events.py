@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from device.errors import FeatureNotSupported, InvalidValue
-from device.interface import Device, EventId, StreamId
 from emulator import process
 from emulator.acl.constants import (
     ACL_EVENT_RECORDED_STATUS_COMPLETE,
@@ -12,6 +10,8 @@ from emulator.acl.constants import (
     ACL_EVENT_STATUS_NOT_READY,
 )
 from emulator.boundary import acl_api
+from emulator.device.errors import FeatureNotSupported, InvalidValue
+from emulator.device.interface import Device, EventId, StreamId
 from emulator.errors import AclNullPointer, AclTimeoutInvalid
 from emulator.status import AclError
 

@@ -7,10 +7,10 @@ a copy comes from where the two addresses really are, as the driver decides it.
 
 from __future__ import annotations
 
-from device.errors import FeatureNotSupported, InvalidMemoryType, InvalidValue
-from device.interface import AddressKind, Device, Direction, PageKind, StreamId
 from emulator import process
 from emulator.boundary import acl_api
+from emulator.device.errors import FeatureNotSupported, InvalidMemoryType, InvalidValue
+from emulator.device.interface import AddressKind, Device, Direction, PageKind, StreamId
 from emulator.errors import AclInvalidValue, AclNullPointer
 from emulator.status import AclError
 

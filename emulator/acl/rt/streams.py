@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from device.errors import InvalidValue
 from emulator import process
 from emulator.acl.constants import ACL_STREAM_STATUS_COMPLETE, ACL_STREAM_STATUS_NOT_READY
 from emulator.boundary import acl_api
+from emulator.device.errors import InvalidValue
 from emulator.errors import AclNullPointer, AclTimeoutInvalid
 from emulator.status import AclError
 

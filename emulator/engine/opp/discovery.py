@@ -15,6 +15,7 @@ Fidelity notes:
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -54,8 +55,14 @@ class PackageRecord:
 
 
 def shipped_opp_path() -> Path:
-    """The op package shipped with the project (``kernels/opp``), found beside this package."""
-    return Path(__file__).resolve().parents[3] / "kernels" / "opp"
+    """The op package shipped with the project (``kernels/opp``, installed as ``emulator.kernels``).
+
+    Found through the import system's spec (which imports no op module), so it is right in an
+    editable install, where the folder sits at the repository top, and in a wheel alike.
+    """
+    spec = importlib.util.find_spec("emulator.kernels")
+    assert spec is not None and spec.submodule_search_locations, "emulator.kernels is part of the distribution"
+    return Path(next(iter(spec.submodule_search_locations))).resolve() / "opp"
 
 
 def _realpath(path: Path) -> Path | None:
