@@ -42,7 +42,7 @@ def render() -> str:
         "| L2 API | phase 1 |",
         "|---|---|",
     ]
-    apis = sorted(name for name in kernels.L2_APIS if not name.endswith("GetWorkspaceSize"))
+    apis = sorted(kernels.REGISTRY.entries)
     lines += [f"| `{name}` | `{name}GetWorkspaceSize` |" for name in apis]
     lines += ["", "## AI Core binaries per SoC (first input dtype of each binary)", ""]
     lines += ["| L0 op | " + " | ".join(SOCS) + " |", "|---|" + "---|" * len(SOCS)]

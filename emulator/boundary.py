@@ -12,47 +12,27 @@ from __future__ import annotations
 
 import functools
 import inspect
-import operator
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any, TypeVar
 
-import numpy as np
 import structlog
 
 from emulator import process
+from emulator.capi import Param, Proto, lookup
+from emulator.capi.types import is_integer
 from emulator.device.errors import DeviceError
 from emulator.errors import StatusError
 from emulator.status import describe
+from emulator.tracking import Site
 
 log = structlog.get_logger(logger_name="emulator.acl")
 
 F = TypeVar("F", bound=Callable[..., Any])
-Check = Callable[[object], bool]
 
 
 def is_int(value: object) -> bool:
-    if type(value) is int:
-        return True
-    try:
-        operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return False
-    return True
-
-
-def is_int_seq(value: object) -> bool:
-    """A C int64 array: a list, tuple or 1-D integer ndarray (elements are converted, and so checked, on use)."""
-    if type(value) is list or type(value) is tuple:
-        return True
-    return isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iu"
-
-
-CHECKS: dict[str, Check] = {
-    "int": is_int,
-    "str": lambda v: isinstance(v, str),
-    "str | None": lambda v: v is None or isinstance(v, str),
-    "bool": lambda v: isinstance(v, bool | int | np.bool_),
-}
+    """An integer argument as the C types take it (int or numpy integer, never bool)."""
+    return is_integer(value)
 
 
 def record_failure(c_name: str, exc: Exception, *, aclnn: bool = False) -> int:
@@ -77,37 +57,82 @@ def record_failure(c_name: str, exc: Exception, *, aclnn: bool = False) -> int:
     return status
 
 
-def c_api(
-    c_name: str,
-    *,
-    on_error: Callable[[int], Any],
-    checks: Mapping[str, Check] = CHECKS,
-    parse_failed: str | None = None,
-    aclnn: bool = False,
-) -> Callable[[F], F]:
-    """Wrap a C-named function: positional arguments type-checked from their annotations,
-    a StatusError turned into ``on_error(status)``.
+def failed_values(proto: Proto) -> Callable[[int], Any]:
+    """What a failed call returns: zero / None for every out-value, then the status (nullptr for a creator)."""
+    if proto.ret.kind == "handle":
+        return lambda status: None
+    if proto.ret.kind != "status":
+        return lambda status: status
+    fail = tuple(_zero(param) for param in proto.outputs)
+    if not fail:
+        return lambda status: status
+    return lambda status: (*fail, status)
+
+
+def _zero(param: Param) -> object:
+    if param.ctype.kind in ("array", "handle"):
+        return None
+    return 0.0 if param.ctype.kind == "float" else 0
+
+
+def pyacl_accepts(param: Param) -> Callable[[object], bool]:
+    """pyACL's argument parser: pointers and integers are Python ints of any size (it masks them to
+    the C width, so the callee sees what C would and fails the way the real call does), strings
+    are str (None is refused); everything else as the C type takes it.
     """
+    if param.ctype.kind in ("int", "address"):
+        return is_integer
+    if param.ctype.kind == "str":
+        return lambda value: isinstance(value, str)
+    return param.ctype.accepts
+
+
+def argument_checks(
+    proto: Proto, fn: Callable[..., Any], *, names_match: bool
+) -> list[tuple[int, Param, Callable[[object], bool]]]:
+    """One check per input of the C function, in C order; the Python function must take exactly those.
+
+    ``names_match``: the aclnn face keeps the C parameter names and C's types; the pyACL face has
+    names of its own and pyACL's parser rules.
+    """
+    params = list(inspect.signature(fn).parameters.values())
+    inputs = proto.inputs
+    if len(params) != len(inputs):
+        raise TypeError(f"{proto.c_name}: the Python function takes {len(params)} arguments, the C one {len(inputs)}")
+    if names_match and [p.name for p in params] != [p.name for p in inputs]:
+        raise TypeError(f"{proto.c_name}: parameters {[p.name for p in params]} are not {[p.name for p in inputs]}")
+    return [(i, p, p.ctype.accepts if names_match else pyacl_accepts(p)) for i, p in enumerate(inputs)]
+
+
+def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = True) -> Callable[[F], F]:
+    """Wrap a C-named function: every positional argument checked against its C type from the
+    prototype table, a StatusError turned into the failed return of that prototype.
+    """
+    aclnn = proto.ret.spelling != "aclError"
+    on_error = failed_values(proto)
+    # pyACL's parameterless wrappers ignore extra positional arguments (real pyACL does the same).
+    tolerant = proto.py_name is not None and not proto.inputs
 
     def decorate(fn: F) -> F:
-        params = list(inspect.signature(fn).parameters.values())
-        required = sum(1 for p in params if p.default is inspect.Parameter.empty)
-        arg_checks = [
-            (i, p.name, str(p.annotation), check)
-            for i, p in enumerate(params)
-            if (check := checks.get(str(p.annotation))) is not None
-        ]
-        message = parse_failed or f"{c_name} args parse failed"
-        most = len(params)
+        checks = argument_checks(proto, fn, names_match=names_match)
+        required = sum(1 for p in inspect.signature(fn).parameters.values() if p.default is inspect.Parameter.empty)
+        most = len(checks)
+        message = parse_failed or f"{proto.c_name} args parse failed"
+        c_name = proto.c_name
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             count = len(args)
-            if kwargs or count < required or count > most:
-                raise TypeError(message)
-            for i, name, annotation, check in arg_checks:
-                if i < count and not check(args[i]):
-                    raise TypeError(f"{message}: {name} must be {annotation}, not {type(args[i]).__name__}")
+            if tolerant:
+                args = ()
+            elif kwargs or count < required or count > most:
+                raise TypeError(f"{message}: takes {most} arguments ({required} required), got {count}")
+            for i, param, accepts in checks:
+                if i < count and not accepts(args[i]):
+                    raise TypeError(
+                        f"{message}: {param.name} ({param.ctype.spelling}) takes {param.ctype.python}, "
+                        f"not {type(args[i]).__name__}"
+                    )
             tracer = process.current().tracer
             if tracer is not None:
                 return _traced(tracer, c_name, fn, args, on_error, aclnn)
@@ -117,6 +142,7 @@ def c_api(
                 return on_error(record_failure(c_name, exc, aclnn=aclnn))
 
         wrapper.c_name = c_name  # type: ignore[attr-defined]
+        wrapper.proto = proto  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
 
     return decorate
@@ -135,10 +161,13 @@ def _traced(tracer: Any, c_name: str, fn: Callable[..., Any], args: tuple[Any, .
     return result
 
 
-def acl_api(c_name: str, py_name: str, *, fail: tuple[object, ...] = ()) -> Callable[[F], F]:
-    """A pyACL-face function: ``ret`` or ``(*values, ret)``; on failure the values are ``fail``."""
+def acl_api(c_name: str) -> Callable[[F], F]:
+    """A pyACL-face function (``ret`` or ``(*values, ret)``), checked against its prototype-table entry."""
+    proto = lookup(c_name)
+    assert proto.py_name is not None, f"{c_name} has no pyACL name in the table"
+    return c_api(proto, parse_failed=f"{proto.py_name} args parse failed", names_match=False)
 
-    def on_error(status: int) -> Any:
-        return (*fail, status) if fail else status
 
-    return c_api(c_name, on_error=on_error, parse_failed=f"{py_name} args parse failed")
+def report_undefined(api: str, message: str, *, created: Site | None = None, destroyed: Site | None = None) -> None:
+    """Report a use the real library leaves undefined, in the current process (faces only)."""
+    process.current().diagnostics.report(api, message, created=created, destroyed=destroyed)

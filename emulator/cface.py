@@ -1,7 +1,7 @@
 """Plumbing of the aclnn C face, below both the face and the L2 ops: decorators and handle checks.
 
-Type checks come from the parameter annotations (the aliases below), so a str where a dims list
-goes raises TypeError, as a C compiler would refuse it. ``live()`` is where a dead handle is
+Argument checks come from the prototype table (emulator.capi): a str where a dims list goes
+raises TypeError, as a C compiler would refuse it; the aliases below only annotate. ``live()`` is where a dead handle is
 caught: the use is reported with the sites that created and destroyed the object, and the call
 then goes on as the real one would have (the object's stale fields are still there).
 """
@@ -12,17 +12,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from emulator import process
-from emulator.boundary import CHECKS, Check, c_api, is_int, is_int_seq
-from emulator.diagnostics import report_undefined
+from emulator.boundary import c_api, report_undefined
+from emulator.capi import lookup
 from emulator.meta.objects import (
     Handle,
-    aclBoolArray,
-    aclFloatArray,
-    aclIntArray,
     aclScalar,
-    aclScalarList,
     aclTensor,
-    aclTensorList,
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,48 +31,14 @@ Scalars = Sequence[aclScalar | None] | None  # const aclScalar* const*
 Address = int | None  # void* device address; None and 0 are nullptr
 
 
-def _optional(cls: type) -> Check:
-    return lambda v: v is None or isinstance(v, cls)
+def aclnn_api(c_name: str) -> Callable[[F], F]:
+    """An aclnn-face function, checked against (and failing as) its prototype-table entry:
+    ``status``, ``(*out_values, status)`` with zeroed out-values on failure, or a creator's nullptr.
+    """
+    return c_api(lookup(c_name))
 
 
-def _seq_of(predicate: Check) -> Check:
-    return lambda v: v is None or (isinstance(v, list | tuple) and all(predicate(x) for x in v))
-
-
-def _is_real(value: object) -> bool:
-    return isinstance(value, int | float) or (hasattr(value, "dtype") and value.dtype.kind in "iuf")
-
-
-ACLNN_CHECKS: dict[str, Check] = {
-    **CHECKS,
-    "Dims": lambda v: v is None or is_int_seq(v),
-    "Floats": _seq_of(_is_real),
-    "Bools": _seq_of(lambda x: isinstance(x, bool | int)),
-    "Tensors": _seq_of(_optional(aclTensor)),
-    "Scalars": _seq_of(_optional(aclScalar)),
-    "Address": lambda v: v is None or is_int(v),
-    "aclTensor | None": _optional(aclTensor),
-    "aclScalar | None": _optional(aclScalar),
-    "aclIntArray | None": _optional(aclIntArray),
-    "aclFloatArray | None": _optional(aclFloatArray),
-    "aclBoolArray | None": _optional(aclBoolArray),
-    "aclTensorList | None": _optional(aclTensorList),
-    "aclScalarList | None": _optional(aclScalarList),
-}
-
-
-def aclnn_api(c_name: str, *, fail: tuple[object, ...] = ()) -> Callable[[F], F]:
-    """A function returning aclnnStatus, or ``(*out_values, status)``; failed out-values are ``fail``."""
-
-    def on_error(status: int) -> Any:
-        return (*fail, status) if fail else status
-
-    return c_api(c_name, on_error=on_error, checks=ACLNN_CHECKS, aclnn=True)
-
-
-def aclnn_creator(c_name: str) -> Callable[[F], F]:
-    """A creator returning a handle; any failure is nullptr (None)."""
-    return c_api(c_name, on_error=lambda status: None, checks=ACLNN_CHECKS, aclnn=True)
+aclnn_creator = aclnn_api
 
 
 def live(obj: Handle, api: str) -> Handle:

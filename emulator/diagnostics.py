@@ -2,9 +2,9 @@
 
 On a card these crash, corrupt memory or silently misbehave; the emulator catches them and
 names both sites — where the object was created and where it was destroyed. By default a
-report is an error log line plus an entry in ``process.current().diagnostics`` and the call
+report is an error log line plus an entry in the process's ``Diagnostics`` and the call
 returns what the real call would have returned had it not crashed; in strict mode
-(``OPBASE_EMU_STRICT=1`` or ``process.strict = True``) it raises ``UndefinedBehaviour``, which is
+(``OPBASE_EMU_STRICT=1`` or ``proc.strict = True``) it raises ``UndefinedBehaviour``, which is
 not a status error and therefore propagates out of the C-named face (meant for tests).
 """
 
@@ -14,8 +14,7 @@ from dataclasses import dataclass
 
 import structlog
 
-from emulator import process
-from emulator.tracking import Site, capture_site
+from emulator.tracking import Registry, Site, capture_site
 
 log = structlog.get_logger(logger_name="emulator.diagnostics")
 
@@ -45,17 +44,32 @@ class UndefinedBehaviour(Exception):
         self.diagnostic = diagnostic
 
 
-def report_undefined(api: str, message: str, *, created: Site | None = None, destroyed: Site | None = None) -> None:
-    proc = process.current()
-    diagnostic = Diagnostic(api, message, capture_site(2), created, destroyed)
-    proc.diagnostics.append(diagnostic)
-    log.error(
-        "api.undefined_behaviour",
-        api=api,
-        reason=message,
-        site=str(diagnostic.site),
-        created=str(created) if created else None,
-        destroyed=str(destroyed) if destroyed else None,
-    )
-    if proc.strict:
-        raise UndefinedBehaviour(diagnostic)
+class Diagnostics(list[Diagnostic]):
+    """One emulated process's reports, in order; ``strict`` turns the next report into a raise.
+
+    A list so that tests read it as one; it is handed down to the engine as a collaborator, so
+    nothing below the faces has to ask for the current process to report.
+    """
+
+    def __init__(self, strict: bool = False) -> None:
+        super().__init__()
+        self.strict = strict
+
+    def report(self, api: str, message: str, *, created: Site | None = None, destroyed: Site | None = None) -> None:
+        diagnostic = Diagnostic(api, message, capture_site(2), created, destroyed)
+        self.append(diagnostic)
+        log.error(
+            "api.undefined_behaviour",
+            api=api,
+            reason=message,
+            site=str(diagnostic.site),
+            created=str(created) if created else None,
+            destroyed=str(destroyed) if destroyed else None,
+        )
+        if self.strict:
+            raise UndefinedBehaviour(diagnostic)
+
+    def report_released(self, registry: Registry, kind: str, key: int, api: str, message: str) -> None:
+        """A use of a released resource, with the sites the registry remembers for it."""
+        gone = registry.released_resource(kind, key)
+        self.report(api, message, created=gone.site if gone else None, destroyed=gone.released_at if gone else None)

@@ -13,16 +13,15 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from emulator.config import AclConfig, Settings, configure_logging
+from emulator.diagnostics import Diagnostics
+from emulator.engine.context import OpContext
 from emulator.engine.system import AclnnState
 from emulator.error_manager import ErrorManager
 from emulator.rt.runtime import Runtime
 from emulator.tracking import Registry
-
-if TYPE_CHECKING:
-    from emulator.diagnostics import Diagnostic
 
 
 @dataclass(slots=True)
@@ -47,12 +46,27 @@ class EmulatedProcess:
         self.acl = AclState()
         self.runtime = Runtime(self.settings, self.registry)
         self.lock = threading.RLock()
-        self.strict = self.settings.strict
         self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
-        self.diagnostics: list[Diagnostic] = []
-        self.aclnn = AclnnState(self.settings, registry=self.registry, soc_version=self.runtime.soc.soc_version)
+        self.diagnostics = Diagnostics(strict=self.settings.strict)
+        self.aclnn = AclnnState(
+            self.settings,
+            registry=self.registry,
+            diagnostics=self.diagnostics,
+            soc_version=self.runtime.soc.soc_version,
+        )
+        # what the op engine is handed instead of asking for the process
+        self.op_context = OpContext(self.settings, self.registry, self.diagnostics, self.aclnn, self.runtime)
         # what a successful aclFinalize runs first: aclnnFinalize's steps (spec lifecycle.md 5.6)
         self.finalize_hooks: list[Callable[[], None]] = [self.aclnn.finalize]
+
+    @property
+    def strict(self) -> bool:
+        """Undefined uses raise ``UndefinedBehaviour`` instead of being reported (tests switch it)."""
+        return self.diagnostics.strict
+
+    @strict.setter
+    def strict(self, value: bool) -> None:
+        self.diagnostics.strict = value
 
     def close(self) -> None:
         """Release the devices (what the OS does to a real process's device handles at exit)."""

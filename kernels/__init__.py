@@ -1,18 +1,90 @@
 """The op library: one module per op (L2 API, tiling, tiling-data struct, SPMD kernel).
 
-Ops are imported here by name, so this file is the list of ops that exist. ``OPS`` are the AI Core
-ops whose binaries the shipped package describes (``python -m emulator.kernels.build_opp`` writes them);
-``L2_APIS`` are the C-named entry points the aclnn face exports.
+``OP_MODULES`` is the op list — reading it tells you which ops exist. Each module marks its
+``aclnnXxxGetWorkspaceSize`` bodies with ``@l2_api`` and lists its AI Core kernels with binaries
+in ``OPS``; ``REGISTRY`` is built from this list alone, refusing a name declared twice. The aclnn
+face, docs/ops.md, docs/api_parity.md and the shipped op package (``python -m
+emulator.kernels.build_opp``) are all built from ``REGISTRY``. Adding an op: one module, one line
+here (docs/adding_an_op.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from emulator.engine.tiling import OpImpl
-from emulator.kernels.math import add, binary_ops, cast, data_ops, reduce_ops, search_sorted, unary_ops
+from emulator.kernels.math import (
+    abs_neg,
+    aclnn_cast,
+    activations,
+    add,
+    adds,
+    amax,
+    broadcast_to,
+    cast,
+    cat,
+    cummax,
+    div,
+    equal,
+    exp_log,
+    fill,
+    greater,
+    inplace_copy,
+    layer_norm,
+    matmul,
+    mul,
+    permute,
+    reduce_common,
+    reduce_mean,
+    reduce_sum,
+    rms_norm,
+    search_sorted,
+    softmax,
+    sqrt_rsqrt,
+    sub,
+    tanh,
+    zero,
+)
 from emulator.opdev import FRAMEWORK_OPS
+from emulator.opdev.registry import OpRegistry
 
-FAMILIES = (add, search_sorted, binary_ops, unary_ops, reduce_ops, data_ops)
-OPS: tuple[OpImpl, ...] = (*FRAMEWORK_OPS, cast.CAST, *(op for family in FAMILIES for op in family.OPS))
-L2_APIS: dict[str, Callable[..., object]] = {name: fn for family in FAMILIES for name, fn in family.L2_APIS.items()}
+OP_MODULES = (
+    # elementwise arithmetic
+    add,
+    adds,
+    sub,
+    mul,
+    div,
+    cast,
+    aclnn_cast,
+    # comparisons
+    equal,
+    greater,
+    # unary math and activations
+    abs_neg,
+    exp_log,
+    sqrt_rsqrt,
+    activations,
+    tanh,
+    # reductions, normalisation, matmul
+    reduce_common,
+    reduce_sum,
+    reduce_mean,
+    amax,
+    softmax,
+    layer_norm,
+    rms_norm,
+    matmul,
+    # data movement
+    permute,
+    broadcast_to,
+    inplace_copy,
+    fill,
+    zero,
+    cat,
+    # AI CPU ops
+    search_sorted,
+    cummax,
+)
+
+REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)
+OPS: tuple[OpImpl, ...] = REGISTRY.ops
+"""The AI Core ops whose binaries the shipped package describes."""

@@ -102,7 +102,7 @@ def render() -> dict[Path, str]:
     files: dict[Path, str] = {}
     for socdir in SOC_DIRS:
         ops_info: dict[str, Any] = {}
-        for impl in (*OPS, SEARCH_SORTED):
+        for impl in sorted((*OPS, SEARCH_SORTED), key=lambda impl: impl.op_type):  # stable whatever the op-list order
             ops_info[impl.op_type] = ops_info_entry(impl, socdir)
         files[IMPL / "config" / socdir / f"aic-{socdir}-ops-info.json"] = _dump(ops_info)
         for impl in OPS:

@@ -55,7 +55,7 @@ def _depth(value: object) -> int:
     return 0
 
 
-@acl_api("aclInit", "acl.init")
+@acl_api("aclInit")
 def init(config_path: str = "") -> int:
     proc = process.current()
     state = proc.acl
@@ -92,7 +92,7 @@ def _finalize(proc: process.EmulatedProcess) -> None:
     proc.acl.ref_count = 0
 
 
-@acl_api("aclFinalize", "acl.finalize")
+@acl_api("aclFinalize")
 def finalize() -> int:
     proc = process.current()
     with proc.lock:
@@ -102,7 +102,7 @@ def finalize() -> int:
     return AclError.ACL_SUCCESS
 
 
-@acl_api("aclFinalizeReference", "acl.finalize_reference", fail=(0,))
+@acl_api("aclFinalizeReference")
 def finalize_reference() -> tuple[int, int]:
     proc = process.current()
     with proc.lock:
@@ -116,14 +116,17 @@ def finalize_reference() -> tuple[int, int]:
         return 0, AclError.ACL_SUCCESS
 
 
+@acl_api("aclrtGetVersion")
 def get_version() -> tuple[int, int, int, int]:
     return (*ACL_VERSION, AclError.ACL_SUCCESS)
 
 
+@acl_api("aclrtGetSocName")
 def get_soc_name() -> str:
     return process.current().runtime.soc.soc_version
 
 
+@acl_api("aclGetRecentErrMsg")
 def get_recent_err_msg() -> str | None:
     return process.current().errors.recent()
 

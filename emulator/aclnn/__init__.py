@@ -9,7 +9,6 @@ face when the op library provides them.
 
 from __future__ import annotations
 
-from emulator import kernels
 from emulator.aclnn.acl_meta import (
     aclCreateBoolArray,
     aclCreateFloatArray,
@@ -58,6 +57,12 @@ from emulator.aclnn.executor_api import (
     aclSetOutputTensorAddr,
     aclSetTensorAddr,
 )
+
+# The op entry points (aclnnAddGetWorkspaceSize, aclnnAdd …), generated from the op registry: the
+# face is the top floor, so it may import the op library; the ops never import the face.
+from emulator.aclnn.ops import *  # noqa: F403
+from emulator.aclnn.ops import __all__ as OP_FUNCTIONS  # noqa: N812 - a list, named like the others here
+from emulator.capi import META
 from emulator.meta.dtypes import aclDataType
 from emulator.meta.formats import aclFormat
 from emulator.meta.objects import (
@@ -71,16 +76,12 @@ from emulator.meta.objects import (
 )
 from emulator.status import AclnnStatus
 
-# The op entry points (aclnnAddGetWorkspaceSize, aclnnAdd …): the face is the top floor, so it may
-# import the op library; the ops never import the face.
-globals().update(kernels.L2_APIS)
-
 # The C constants, with their real values: ACL_FLOAT, ACL_FORMAT_ND, ACLNN_SUCCESS, ACLNN_ERR_PARAM_NULLPTR …
 globals().update({m.name: m for m in aclDataType})
 globals().update({m.name: m for m in aclFormat})
 globals().update(AclnnStatus.__members__)
 OK = AclnnStatus.ACLNN_SUCCESS
 
-FUNCTIONS = [
-    name for name, value in dict(globals()).items() if callable(value) and getattr(value, "c_name", None) == name
-]
+META_FUNCTIONS = [proto.c_name for proto in META]
+FUNCTIONS = [*META_FUNCTIONS, *OP_FUNCTIONS]
+"""Every C function of the face: acl_meta.h and aclnn_base.h (the prototype table), then the ops."""

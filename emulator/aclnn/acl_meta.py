@@ -17,6 +17,7 @@ import numpy as np
 import structlog
 
 from emulator import process
+from emulator.boundary import report_undefined
 from emulator.cface import (
     Address,
     Bools,
@@ -29,7 +30,6 @@ from emulator.cface import (
     address,
     live,
 )
-from emulator.diagnostics import report_undefined
 from emulator.errors import AclnnParamNullptr
 from emulator.meta.dtypes import SCALAR_BYTES, numpy_dtype, to_acl_dtype, to_op_dtype
 from emulator.meta.formats import is_private_format, to_acl_format, to_op_format
@@ -318,7 +318,7 @@ def _need(obj: Handle | None, api: str) -> Handle:
     return live(obj, api)
 
 
-@aclnn_api("aclGetViewShape", fail=(None,))
+@aclnn_api("aclGetViewShape")
 def aclGetViewShape(tensor: aclTensor | None) -> tuple[list[int], int]:
     """aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum)
 
@@ -327,28 +327,28 @@ def aclGetViewShape(tensor: aclTensor | None) -> tuple[list[int], int]:
     return list(_need(tensor, "aclGetViewShape").view_shape), OK  # type: ignore[attr-defined]
 
 
-@aclnn_api("aclGetStorageShape", fail=(None,))
+@aclnn_api("aclGetStorageShape")
 def aclGetStorageShape(tensor: aclTensor | None) -> tuple[list[int], int]:
     return list(_need(tensor, "aclGetStorageShape").storage_shape), OK  # type: ignore[attr-defined]
 
 
-@aclnn_api("aclGetViewStrides", fail=(None,))
+@aclnn_api("aclGetViewStrides")
 def aclGetViewStrides(tensor: aclTensor | None) -> tuple[list[int], int]:
     return list(_need(tensor, "aclGetViewStrides").strides), OK  # type: ignore[attr-defined]
 
 
-@aclnn_api("aclGetViewOffset", fail=(0,))
+@aclnn_api("aclGetViewOffset")
 def aclGetViewOffset(tensor: aclTensor | None) -> tuple[int, int]:
     return _need(tensor, "aclGetViewOffset").offset, OK  # type: ignore[attr-defined]
 
 
-@aclnn_api("aclGetFormat", fail=(0,))
+@aclnn_api("aclGetFormat")
 def aclGetFormat(tensor: aclTensor | None) -> tuple[int, int]:
     """The view format through ToAclFormat: anything outside the 19 aclFormats reads ACL_FORMAT_UNDEFINED."""
     return to_acl_format(_need(tensor, "aclGetFormat").view_format), OK  # type: ignore[attr-defined]
 
 
-@aclnn_api("aclGetDataType", fail=(0,))
+@aclnn_api("aclGetDataType")
 def aclGetDataType(tensor: aclTensor | None) -> tuple[int, int]:
     return to_acl_dtype(_need(tensor, "aclGetDataType").dtype), OK  # type: ignore[attr-defined]
 
@@ -357,28 +357,28 @@ def _size(obj: Handle | None, api: str) -> tuple[int, int]:
     return len(_need(obj, api).values), OK  # type: ignore[attr-defined]
 
 
-@aclnn_api("aclGetIntArraySize", fail=(0,))
+@aclnn_api("aclGetIntArraySize")
 def aclGetIntArraySize(array: aclIntArray | None) -> tuple[int, int]:
     return _size(array, "aclGetIntArraySize")
 
 
-@aclnn_api("aclGetFloatArraySize", fail=(0,))
+@aclnn_api("aclGetFloatArraySize")
 def aclGetFloatArraySize(array: aclFloatArray | None) -> tuple[int, int]:
     return _size(array, "aclGetFloatArraySize")
 
 
-@aclnn_api("aclGetBoolArraySize", fail=(0,))
+@aclnn_api("aclGetBoolArraySize")
 def aclGetBoolArraySize(array: aclBoolArray | None) -> tuple[int, int]:
     return _size(array, "aclGetBoolArraySize")
 
 
-@aclnn_api("aclGetTensorListSize", fail=(0,))
+@aclnn_api("aclGetTensorListSize")
 def aclGetTensorListSize(tensorList: aclTensorList | None) -> tuple[int, int]:
     """Null entries are counted."""
     return _size(tensorList, "aclGetTensorListSize")
 
 
-@aclnn_api("aclGetScalarListSize", fail=(0,))
+@aclnn_api("aclGetScalarListSize")
 def aclGetScalarListSize(scalarList: aclScalarList | None) -> tuple[int, int]:
     return _size(scalarList, "aclGetScalarListSize")
 
@@ -438,7 +438,7 @@ def aclSetRawTensorAddr(tensor: aclTensor | None, addr: Address) -> int:
     return OK
 
 
-@aclnn_api("aclGetRawTensorAddr", fail=(0,))
+@aclnn_api("aclGetRawTensorAddr")
 def aclGetRawTensorAddr(tensor: aclTensor | None) -> tuple[int, int]:
     """The raw address, not offset-adjusted (0 for a tensor created with null data)."""
     return _need(tensor, "aclGetRawTensorAddr").raw_addr, OK  # type: ignore[attr-defined]

@@ -15,9 +15,9 @@ import numpy as np
 import structlog
 
 from emulator import process
+from emulator.boundary import report_undefined
 from emulator.cface import Address, aclnn_api, address, live
 from emulator.device.interface import Direction
-from emulator.diagnostics import report_undefined
 from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, AclnnParamNullptr
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
 from emulator.meta.objects import Handle, aclTensor, aclTensorList, numel

@@ -20,9 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import structlog
 
-from emulator import process
 from emulator.device.errors import DeviceError
-from emulator.diagnostics import report_undefined
 from emulator.engine.tensors import ExecTensor, Storage, nbytes, storage_key
 from emulator.engine.workspace import PlannedBuffer, max_allocate
 from emulator.errors import AclnnError, AclnnParamNullptr, AclnnRuntimeError
@@ -41,6 +39,7 @@ from emulator.meta.objects import (
 from emulator.status import AclnnStatus
 
 if TYPE_CHECKING:
+    from emulator.engine.context import OpContext
     from emulator.engine.launchers import Launcher
 
 log = structlog.get_logger(logger_name="emulator.engine.executor")
@@ -110,6 +109,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         "cache",
         "cache_valid",
         "config",
+        "ctx",
         "l2_inputs",
         "l2_outputs",
         "launchers",
@@ -122,10 +122,11 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         "workspace_size",
     )
 
-    def __init__(self, api: str, config: OpConfig) -> None:
+    def __init__(self, api: str, config: OpConfig, ctx: OpContext) -> None:
         super().__init__()
         self.api = api
         self.config = config
+        self.ctx = ctx
         self.launchers: list[Launcher] = []
         self.nodes: list[Node] = []
         self.owned: list[Handle] = []
@@ -139,7 +140,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         self.l2_outputs: tuple[Any, ...] = ()
         self.runs = 0
         self.lock = threading.Lock()
-        process.current().registry.add("executor", self.key, tag=api, ref=self)
+        ctx.registry.add("executor", self.key, tag=api, ref=self)
 
     def __repr__(self) -> str:
         state = "" if self.alive else " DESTROYED"
@@ -257,32 +258,29 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         if refused:
             raise AclnnError(f"{self.api}: launchers {refused} cannot be replayed", msg_id="EZ9999")
         self.repeat_mode = RepeatMode.REPEAT
-        process.current().aclnn.op_cache.forget(self)
+        self.ctx.aclnn.op_cache.forget(self)
 
     def destroy(self) -> None:
         """Delete the executor: launchers release their AI CPU tasks, owned objects go with it."""
         if not self.alive:
-            gone = process.current().registry.released_resource(self.kind, self.key)
-            report_undefined(
-                "aclDestroyAclOpExecutor",
+            self.ctx.diagnostics.report_released(
+                self.ctx.registry, self.kind, self.key, "aclDestroyAclOpExecutor",
                 f"the executor of {self.api} was already freed",
-                created=gone.site if gone else None,
-                destroyed=gone.released_at if gone else None,
-            )
+            )  # fmt: skip
             return
         for launcher in self.launchers:
             launcher.release(self)
         self.alive = False
         for obj in self.owned:
             obj.alive = False
-        process.current().registry.remove(self.kind, self.key)
+        self.ctx.registry.remove(self.kind, self.key)
 
     # -- phase 2 --------------------------------------------------------------------------------
     def run(self, workspace: int, workspace_size: int, stream: int) -> int:
         """CommonOpExecutorRun after its null checks: full run of the launchers, then release."""
         needed = self.workspace_size or 0
         if workspace_size < needed:
-            report_undefined(
+            self.ctx.diagnostics.report(
                 self.api,
                 f"workspaceSize {workspace_size} is below the {needed} bytes phase 1 asked for: kernels overrun it",
             )
@@ -300,13 +298,13 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         return OK
 
     def _launch_all(self, workspace: int, workspace_size: int, stream: int, subst: dict[int, aclTensor]) -> None:
-        proc = process.current()
+        op = self.ctx
         try:
-            device, sid = proc.runtime.resolve_stream(stream, submit=True)
+            device, sid = op.runtime.resolve_stream(stream, submit=True)
             self._bind_workspace(workspace)
-            ctx = RunContext(self, device, sid, workspace, workspace_size, proc.aclnn.debug_kernel, subst)
-            if proc.settings.shape_only:  # a dry run: everything phase 1 decided, no kernel
-                proc.aclnn.skipped_launches += len(self.launchers)
+            ctx = RunContext(self, device, sid, workspace, workspace_size, op.aclnn.debug_kernel, subst)
+            if op.settings.shape_only:  # a dry run: everything phase 1 decided, no kernel
+                op.aclnn.skipped_launches += len(self.launchers)
                 log.debug("executor.shape_only", api=self.api, skipped=len(self.launchers))
                 return
             for launcher in self.launchers:
@@ -350,13 +348,10 @@ def common_op_executor_run(workspace: int | None, workspace_size: int, executor:
     if not isinstance(executor, aclOpExecutor):
         raise AclnnError(f"{type(executor).__name__} is not an aclOpExecutor", msg_id=None)
     if not executor.alive:
-        gone = process.current().registry.released_resource(executor.kind, executor.key)
-        report_undefined(
-            executor.api,
+        executor.ctx.diagnostics.report_released(
+            executor.ctx.registry, executor.kind, executor.key, executor.api,
             "phase 2 on an executor that was already freed (a non-repeatable executor runs once)",
-            created=gone.site if gone else None,
-            destroyed=gone.released_at if gone else None,
-        )
+        )  # fmt: skip
         raise AclnnError(f"{executor.api}: the executor was already freed", msg_id=None)
     if workspace_size > 0 and not workspace:
         executor.cache_valid = False

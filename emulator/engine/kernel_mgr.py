@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
 
-from emulator import process
-from emulator.diagnostics import report_undefined
+from emulator.diagnostics import Diagnostics
 from emulator.engine.keys import KeySchema
 from emulator.engine.opp import OppPackages
 from emulator.engine.opp.binconfig import BinEntry
@@ -31,6 +31,7 @@ from emulator.engine.opp.discovery import PackageRecord
 from emulator.engine.tiling import OpImpl, PlatformInfo
 from emulator.errors import AclnnError, AclnnRuntimeError
 from emulator.status import AclnnStatus
+from emulator.tracking import Registry
 
 log = structlog.get_logger(logger_name="emulator.engine.kernel")
 
@@ -53,6 +54,8 @@ class OpKernelBin:
     entry: BinEntry
     package: PackageRecord
     keys: list[bytes]
+    registry: Registry = field(repr=False)
+    diagnostics: Diagnostics = field(repr=False)
     kernel_json: dict[str, Any] | None = None
     holders: dict[tuple[int, int], TilingParseCtxHolder | None] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -101,7 +104,7 @@ class OpKernelBin:
             if key in self.holders:
                 holder = self.holders[key]
                 if holder is not None and holder.released:
-                    report_undefined(
+                    self.diagnostics.report(
                         f"{self.op_type} tiling",
                         f"the tiling-parse context of {self.json_file_path} was released by aclnnFinalize "
                         "and is never parsed again (its compile info is gone)",
@@ -118,7 +121,7 @@ class OpKernelBin:
                     raise AclnnRuntimeError(f"{self.op_type}: TilingParse failed", msg_id="EZ9999")
             holder = TilingParseCtxHolder(platform.core_num, compile_info_json, parsed)
             self.holders[key] = holder
-            process.current().registry.add("tiling_parse", id(holder), tag=self.json_file_path)
+            self.registry.add("tiling_parse", id(holder), tag=self.json_file_path)
             log.debug("kernel.tiling_parse", op_type=self.op_type, bin=self.json_file_path, cores=key)
             return holder
 
@@ -130,7 +133,7 @@ class OpKernelBin:
                     holder.compile_info = None
                     holder.released = True
                     released += 1
-                    process.current().registry.remove("tiling_parse", id(holder))
+                    self.registry.remove("tiling_parse", id(holder))
         return released
 
 
@@ -177,8 +180,12 @@ class OpKernel:
 class KernelMgr:
     """The process's kernel manager: op kernels by type, built lazily from the loaded packages."""
 
-    def __init__(self, packages_source: Any) -> None:
-        self._packages_source = packages_source  # a callable returning OppPackages (loaded once per process)
+    def __init__(
+        self, packages_source: Callable[[], OppPackages], registry: Registry, diagnostics: Diagnostics
+    ) -> None:
+        self._packages_source = packages_source  # loads the packages once per process, on first use
+        self._registry = registry
+        self._diagnostics = diagnostics
         self._kernels: dict[str, OpKernel] = {}
         self._lock = threading.Lock()
 
@@ -202,7 +209,9 @@ class KernelMgr:
         all_bins = []
         for entry in entries:
             assert hit is not None
-            kernel_bin = OpKernelBin(op_type, entry, hit.package, schema.build_keys(entry))
+            kernel_bin = OpKernelBin(
+                op_type, entry, hit.package, schema.build_keys(entry), self._registry, self._diagnostics
+            )
             all_bins.append(kernel_bin)
             for key in kernel_bin.keys:
                 if key in bins:

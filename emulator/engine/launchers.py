@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import structlog
 
-from emulator import process
 from emulator.device.errors import AicoreOverflow
 from emulator.device.interface import Access, BufferArg, Direction, Engine, KernelLaunch
+from emulator.device.soc import SocProfile
 from emulator.engine.args import ArgPack, flatten
 from emulator.engine.kernel_mgr import OpKernelBin
 from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes
@@ -41,14 +41,13 @@ def describe(tensor: aclTensor | None) -> TensorDesc | None:
     return TensorDesc(tensor.view_shape, tensor.storage_shape, tensor.dtype, tensor.storage_format)
 
 
-def platform_info(bin_: OpKernelBin | None, aic: int, aiv: int) -> PlatformInfo:
-    soc = process.current().runtime.soc
+def platform_info(soc: SocProfile, bin_: OpKernelBin | None, aic: int, aiv: int) -> PlatformInfo:
     core_num = bin_.core_num(aic, aiv, soc.npu_arch) if bin_ is not None else aic
     return PlatformInfo(soc, aic, aiv, core_num)
 
 
 def run_tiling(impl: OpImpl, bin_: OpKernelBin, pack: ArgPack, executor: aclOpExecutor) -> TilingResult:
-    platform = platform_info(bin_, executor.config.aic_num, executor.config.aiv_num)
+    platform = platform_info(executor.ctx.soc, bin_, executor.config.aic_num, executor.config.aiv_num)
     holder = bin_.holder(impl, platform)
     assert impl.tiling is not None
     ctx = TilingContext(
@@ -156,10 +155,10 @@ class AiCoreLauncher(Launcher):
 
     def launch(self, ctx: RunContext) -> None:
         executor = ctx.executor
-        proc = process.current()
-        packages = proc.aclnn.kernel_mgr.packages
+        kernel_mgr = executor.ctx.aclnn.kernel_mgr
+        packages = kernel_mgr.packages
         if self.bin is None:  # phase 1 found none: select again, and fail again the same way
-            kernel = proc.aclnn.kernel_mgr.op_kernel(self.impl.op_type)
+            kernel = kernel_mgr.op_kernel(self.impl.op_type)
             self.bin = kernel.select(
                 flatten(self.pack.inputs), flatten(self.pack.outputs), self.pack.attr_values,
                 self.pack.impl_mode, executor.config.deterministic,
@@ -240,7 +239,7 @@ class AicpuLauncher(Launcher):
         printf, check = _debug_hooks(self.name, self.pack, ctx.debug_kernel)
         tiling = b""
         if self.impl.tiling is not None:  # an AI CPU kernel is one block on one core
-            platform = PlatformInfo(process.current().runtime.soc, 1, 1, 1)
+            platform = PlatformInfo(ctx.executor.ctx.soc, 1, 1, 1)
             ctx_tiling = TilingContext(
                 self.impl.op_type,
                 tuple(describe(t) for t in flatten(self.pack.inputs)),
@@ -276,7 +275,7 @@ class AicpuLauncher(Launcher):
     def release(self, executor: aclOpExecutor) -> None:
         self.task.in_use = False
         if self.one_shot:  # the overflow task belongs to this launcher alone and goes with it
-            process.current().registry.remove("aicpu_task", id(self.task))
+            executor.ctx.registry.remove("aicpu_task", id(self.task))
 
 
 @dataclass

@@ -21,8 +21,6 @@ from typing import Any
 
 import structlog
 
-from emulator import process
-from emulator.diagnostics import report_undefined
 from emulator.engine.executor import OpConfig, RepeatMode, aclOpExecutor, common_op_executor_run
 from emulator.errors import AclnnError, AclnnParamNullptr
 from emulator.meta.objects import (
@@ -103,13 +101,14 @@ class OpExecCacheWrap(Handle):
     """The replay object phase 1 hands out on a cache hit."""
 
     kind = "executor"
-    __slots__ = ("args", "entry")
+    __slots__ = ("args", "ctx", "entry")
 
     def __init__(self, entry: CacheEntry, args: tuple[Any, ...]) -> None:
         super().__init__()
         self.entry = entry
         self.args = args
-        process.current().registry.add("executor", self.key, tag=f"{entry.api} (op-cache replay)", ref=self)
+        self.ctx = entry.template.ctx
+        self.ctx.registry.add("executor", self.key, tag=f"{entry.api} (op-cache replay)", ref=self)
 
     @property
     def api(self) -> str:
@@ -121,7 +120,7 @@ class OpExecCacheWrap(Handle):
     def destroy(self) -> None:
         if self.alive:
             self.alive = False
-            process.current().registry.remove(self.kind, self.key)
+            self.ctx.registry.remove(self.kind, self.key)
 
 
 def substitutions(original: tuple[Any, ...], current: tuple[Any, ...]) -> dict[int, aclTensor]:
@@ -204,12 +203,12 @@ class OpCache:
 
     def _replay(self, workspace: int, workspace_size: int, wrap: OpExecCacheWrap, stream: int) -> int:
         if not wrap.alive:
-            gone = process.current().registry.released_resource(wrap.kind, wrap.key)
-            report_undefined(
+            wrap.ctx.diagnostics.report_released(
+                wrap.ctx.registry,
+                wrap.kind,
+                wrap.key,
                 wrap.api,
                 "phase 2 on a cache replay object that was already freed",
-                created=gone.site if gone else None,
-                destroyed=gone.released_at if gone else None,
             )
             raise AclnnError(f"{wrap.api}: the executor was already freed", msg_id=None)
         try:

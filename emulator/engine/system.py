@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
 from emulator.config import Settings
 from emulator.device.soc import SocProfile
+from emulator.diagnostics import Diagnostics
 from emulator.engine.aicpu import AicpuTaskSpaces
 from emulator.engine.executor import OpConfig
 from emulator.engine.kernel_mgr import KernelMgr
@@ -79,7 +80,8 @@ class AclnnState:
     init_calls: int = 0
     finalize_calls: int = 0
     skipped_launches: int = 0  # shape-only mode
-    registry: Registry | None = None
+    registry: Registry = field(default_factory=Registry)
+    diagnostics: Diagnostics = field(default_factory=Diagnostics)
     soc_version: str = ""
     finalize_steps: list[Callable[[], None]] = field(default_factory=list)
     kernel_mgr: KernelMgr = field(init=False)
@@ -90,8 +92,8 @@ class AclnnState:
     def __post_init__(self) -> None:
         # The static initial value: on iff NPU_COLLECT_PATH is set at all, even to "" (lifecycle.md 3.2).
         self.debug_kernel = self.settings.npu_collect_path is not None
-        self.kernel_mgr = KernelMgr(lambda: self.load_packages(self.soc_version))
-        self.aicpu = AicpuTaskSpaces(self.settings.aicpu_cache_limit, self.registry or Registry())
+        self.kernel_mgr = KernelMgr(lambda: self.load_packages(self.soc_version), self.registry, self.diagnostics)
+        self.aicpu = AicpuTaskSpaces(self.settings.aicpu_cache_limit, self.registry)
         self.op_cache = OpCache(self.settings.cache_limit, disabled=self.settings.disable_l2_cache)
         # aclnnFinalize: aclnnAicpuFinalize, then KernelMgr.ReleaseTilingParse (lifecycle.md 5.1)
         self.finalize_steps = [self.aicpu.finalize, self.kernel_mgr.release_tiling_parse]

@@ -1,7 +1,7 @@
 """opdev: what L2 ops are written with (spec/opdev.md).
 
 An op module in ``kernels/`` writes its L2 API with these, the way a real L2 op is written on
-opbase: ``l2_phase1`` / ``l2_phase2`` for the two-phase frame (L2_DFX_PHASE_1/2, the op cache),
+opbase: ``l2_api`` to declare an entry point (the face runs it in the two-phase frame),
 ``create_executor`` for CREATE_EXECUTOR, the executor's allocation API, the argument packers, the
 launcher-list calls and the framework ops.
 """
@@ -34,8 +34,9 @@ from emulator.opdev.framework import (
     reshape_view,
     view_copy,
 )
-from emulator.opdev.l2 import UniqueExecutor, create_executor, l2_phase1, l2_phase2
+from emulator.opdev.l2 import UniqueExecutor, create_executor
 from emulator.opdev.launch import add_to_launcher_list_aicore, add_to_launcher_list_aicpu, infer_shape
+from emulator.opdev.registry import l2_api
 from emulator.opdev.templates import EleBaseTilingData, block_range, block_tiles, elementwise_tiling
 
 __all__ = [
@@ -76,8 +77,7 @@ __all__ = [
     "create_executor",
     "elementwise_tiling",
     "infer_shape",
-    "l2_phase1",
-    "l2_phase2",
+    "l2_api",
     "reshape_view",
     "view_copy",
 ]

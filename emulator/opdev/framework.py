@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from emulator import process
 from emulator.device.interface import BlockContext, Direction
 from emulator.engine.args import OP_ATTR, OP_INPUT, OP_OUTPUT, Int64
 from emulator.engine.executor import aclOpExecutor
@@ -128,7 +127,7 @@ def view_copy(x: aclTensor, y: aclTensor, executor: aclOpExecutor) -> aclTensor 
             if add_to_launcher_list_aicore(executor, TENSOR_MOVE, OP_INPUT(x), OP_OUTPUT(y)) != 0:
                 return None
             return y
-        soc = process.current().runtime.soc.short_soc_version
+        soc = executor.ctx.soc.short_soc_version
         if soc not in OLD_LAYOUT_SOCS or numel(y.storage_shape) == y.numel + y.offset:
             x.storage.from_workspace = False  # re-pointed at y: no kernel, no workspace
             x.storage.base = y
@@ -161,7 +160,7 @@ def copy_to_npu_sync(src: aclTensor, executor: aclOpExecutor) -> tuple[aclTensor
     executor.abandon_cache(disable_repeat=True)
     if not (isinstance(src, ExecTensor) and src.on_host and src.storage.host is not None):
         return None
-    runtime = process.current().runtime
+    runtime = executor.ctx.runtime
     size = nbytes(src)
     addr = runtime.malloc(max(size, 1), 0, tag="CopyToNpuSync")
     device = runtime.current_device()

@@ -1,44 +1,45 @@
 """The L2 two-phase frame: what the real L2_DFX_PHASE_1 / CREATE_EXECUTOR / L2_DFX_PHASE_2 do.
 
-``l2_phase1`` wraps an op's ``aclnnXxxGetWorkspaceSize`` body: the C-named boundary (type checks,
-StatusError -> ``(0, None, status)``), the thread's L2 context (API name, core counts,
-determinism) bound into the structlog context as the DFX marker, and the op-cache lookup — a hit
-returns a replay object and the cached workspace size without running the body. The body creates
-its executor with ``create_executor()`` (a ``UniqueExecutor``) and returns ``unique.release(ws)``;
+``run_phase1`` runs an op's ``aclnnXxxGetWorkspaceSize`` body for the face, with the collaborators
+the face hands down (``OpContext``): the packages loaded once, the thread's L2 context (API name,
+core counts, determinism) set as the real InitL2Phase1Context sets it, the DFX marker, and the
+op-cache lookup — a hit returns a replay object and the cached workspace size without running
+the body. The body creates its executor with ``create_executor()`` (a ``UniqueExecutor``, which
+reads the L2 context as CREATE_EXECUTOR reads the thread's) and returns ``unique.release(ws)``;
 leaving without releasing deletes the executor and logs 561102, as the real destructor does.
-``l2_phase2`` builds the fixed phase-2 function (``CommonOpExecutorRun``).
+``run_phase2`` is the fixed phase-2 function (``CommonOpExecutorRun``). Neither knows of the
+emulated process: the face decides which context a call runs in.
 """
 
 from __future__ import annotations
 
 import contextvars
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import structlog
 
-from emulator import dfx, process
-from emulator.boundary import c_api
-from emulator.cface import ACLNN_CHECKS, Address, aclnn_api, address
+from emulator import dfx
+from emulator.engine.context import OpContext
 from emulator.engine.executor import OpConfig, aclOpExecutor, common_op_executor_run
 from emulator.errors import AclnnError
 from emulator.status import AclnnStatus
 
 log = structlog.get_logger(logger_name="emulator.opdev")
 
-F = TypeVar("F", bound=Callable[..., Any])
 OK = AclnnStatus.ACLNN_SUCCESS
+Phase1Result = tuple[int, Any, int]
 
 
 @dataclass(frozen=True)
 class L2Context:
-    """The thread-local L2 context of a phase 1 in progress."""
+    """The thread-local L2 context of a phase 1 in progress, with the collaborators of its process."""
 
     api: str
     config: OpConfig
     args: tuple[Any, ...]
+    op: OpContext
 
 
 _l2: contextvars.ContextVar[L2Context | None] = contextvars.ContextVar("opbase_l2_context", default=None)
@@ -56,7 +57,7 @@ class UniqueExecutor:
 
     def __init__(self) -> None:
         ctx = current_l2()
-        self._executor: aclOpExecutor | None = aclOpExecutor(ctx.api, ctx.config)
+        self._executor: aclOpExecutor | None = aclOpExecutor(ctx.api, ctx.config, ctx.op)
         self.api = ctx.api
 
     def get(self) -> aclOpExecutor:
@@ -88,56 +89,37 @@ def create_executor() -> UniqueExecutor:
     return UniqueExecutor()
 
 
-def l2_phase1(api: str) -> Callable[[F], F]:
-    """Decorate ``aclnnXxxGetWorkspaceSize``'s body; ``api`` is the L2 name (``aclnnAdd``)."""
-
-    def decorate(body: F) -> F:
-        @functools.wraps(body)
-        def phase1(*args: Any) -> Any:
-            proc = process.current()
-            state = proc.aclnn
-            state.load_packages(proc.runtime.soc.soc_version)
-            config = state.thread_config(proc.runtime.soc)
-            marker = dfx.enter(api, 1)
-            try:
-                hit = state.op_cache.lookup(api, config, args)
-                if hit is not None:
-                    return hit
-                token = _l2.set(L2Context(api, config, args))
-                try:
-                    result = body(*args)
-                finally:
-                    _l2.reset(token)
-                workspace_size, executor, status = result
-                if isinstance(executor, aclOpExecutor):
-                    executor.l2_inputs = args
-                    state.op_cache.publish(executor, config, args)
-                return workspace_size, executor, status
-            finally:
-                dfx.leave(marker)
-
-        return c_api(  # type: ignore[return-value]
-            f"{api}GetWorkspaceSize", on_error=lambda status: (0, None, status), checks=ACLNN_CHECKS, aclnn=True
-        )(phase1)
-
-    return decorate
-
-
-def l2_phase2(api: str) -> Callable[..., int]:
-    """The fixed phase-2 function ``aclnnXxx(workspace, workspaceSize, executor, stream)``."""
-
-    def phase2(workspace: Address, workspaceSize: int, executor: object, stream: Address) -> int:  # noqa: N803
-        marker = dfx.enter(api, 2)
+def run_phase1(op: OpContext, api: str, body: Callable[..., Phase1Result], args: tuple[Any, ...]) -> Phase1Result:
+    """Phase 1 of ``api`` with ``args`` (already type-checked by the face)."""
+    state = op.aclnn
+    soc = op.soc
+    state.load_packages(soc.soc_version)
+    config = state.thread_config(soc)
+    marker = dfx.enter(api, 1)
+    try:
+        hit = state.op_cache.lookup(api, config, args)
+        if hit is not None:
+            return hit
+        token = _l2.set(L2Context(api, config, args, op))
         try:
-            return process.current().aclnn.op_cache.run(address(workspace), workspaceSize, executor, address(stream))
+            workspace_size, executor, status = body(*args)
         finally:
-            dfx.leave(marker)
+            _l2.reset(token)
+        if isinstance(executor, aclOpExecutor):
+            executor.l2_inputs = args
+            state.op_cache.publish(executor, config, args)
+        return workspace_size, executor, status
+    finally:
+        dfx.leave(marker)
 
-    phase2.__name__ = phase2.__qualname__ = api
-    phase2.__doc__ = (
-        f"aclnnStatus {api}(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream)"
-    )
-    return aclnn_api(api)(phase2)
+
+def run_phase2(op: OpContext, api: str, workspace: int, workspace_size: int, executor: object, stream: int) -> int:
+    """``aclnnXxx(workspace, workspaceSize, executor, stream)``: replay a cache hit or CommonOpExecutorRun."""
+    marker = dfx.enter(api, 2)
+    try:
+        return op.aclnn.op_cache.run(workspace, workspace_size, executor, stream)
+    finally:
+        dfx.leave(marker)
 
 
-__all__ = ["UniqueExecutor", "common_op_executor_run", "create_executor", "l2_phase1", "l2_phase2"]
+__all__ = ["UniqueExecutor", "common_op_executor_run", "create_executor", "run_phase1", "run_phase2"]

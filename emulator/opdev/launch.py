@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import structlog
 
-from emulator import process
 from emulator.engine.args import ArgPack, Group, flatten
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.launchers import AiCoreLauncher, AicpuLauncher, describe, run_tiling
@@ -36,7 +35,7 @@ def add_to_launcher_list_aicore(executor: aclOpExecutor, impl: OpImpl, *groups: 
         executor.add_launcher(launcher)
         executor.add_node(impl.op_type, pack.inputs, pack.outputs, pack.workspace)
         return OK
-    state = process.current().aclnn
+    state = executor.ctx.aclnn
     status: int = OK
     kernel_bin = None
     tiling = None
@@ -65,7 +64,7 @@ def add_to_launcher_list_aicpu(
 ) -> int:
     """The task comes from the op's task space; the call becomes uncacheable (AbandonCache)."""
     pack = ArgPack.of(groups)
-    state = process.current().aclnn
+    state = executor.ctx.aclnn
     task = state.aicpu.task(impl.op_type, flatten(pack.inputs), pack.attr_values, attr_names)
     executor.add_launcher(AicpuLauncher(impl, pack, task, one_shot=task.one_shot))
     executor.abandon_cache(disable_repeat=task.one_shot)

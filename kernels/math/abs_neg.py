@@ -29,7 +29,7 @@ from emulator.kernels.math.unary import (
 )
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
-from emulator.opdev import l2_phase1, l2_phase2
+from emulator.opdev import l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank
 
 D = DataType
@@ -71,7 +71,7 @@ def neg_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
     return unary_l0(NEG, x, executor)
 
 
-@l2_phase1("aclnnAbs")
+@l2_api
 def aclnnAbsGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnAbsGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -89,9 +89,6 @@ def aclnnAbsGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> t
     return plan_unary(api, self, out, complex_abs_l0 if self.dtype in COMPLEX_ABS_OUT else abs_l0)
 
 
-aclnnAbs = l2_phase2("aclnnAbs")
-
-
 def _neg_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor, int]:
     check_not_null(api, self=self, out=out)
     assert self is not None and out is not None
@@ -102,29 +99,18 @@ def _neg_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tupl
     return plan_unary(api, self, out, neg_l0)
 
 
-@l2_phase1("aclnnNeg")
+@l2_api
 def aclnnNegGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnNegGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
     return _neg_phase1("aclnnNeg", self, out)
 
 
-@l2_phase1("aclnnInplaceNeg")
+@l2_api
 def aclnnInplaceNegGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnInplaceNegGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
     return _neg_phase1("aclnnInplaceNeg", selfRef, selfRef)
 
 
-aclnnNeg = l2_phase2("aclnnNeg")
-aclnnInplaceNeg = l2_phase2("aclnnInplaceNeg")
-
 OPS = (ABS.aicore, COMPLEX_ABS.aicore, NEG.aicore)
-L2_APIS = {
-    "aclnnAbsGetWorkspaceSize": aclnnAbsGetWorkspaceSize,
-    "aclnnAbs": aclnnAbs,
-    "aclnnNegGetWorkspaceSize": aclnnNegGetWorkspaceSize,
-    "aclnnNeg": aclnnNeg,
-    "aclnnInplaceNegGetWorkspaceSize": aclnnInplaceNegGetWorkspaceSize,
-    "aclnnInplaceNeg": aclnnInplaceNeg,
-}

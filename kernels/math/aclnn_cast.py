@@ -16,7 +16,7 @@ from emulator.kernels.math.binary_common import finish
 from emulator.kernels.math.cast import cast
 from emulator.meta.dtypes import DataType, dtype_name, to_op_dtype
 from emulator.meta.objects import aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev import contiguous, create_executor, l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -25,7 +25,7 @@ CAST_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_DOUBLE, D.DT_INT8, D.DT_UINT8, D.D
                D.DT_BF16)  # fmt: skip
 
 
-@l2_phase1("aclnnCast")
+@l2_api
 def aclnnCastGetWorkspaceSize(
     self: aclTensor | None, dtype: int, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -47,8 +47,3 @@ def aclnnCastGetWorkspaceSize(
         x = contiguous(self, executor)
         finish(api, cast(x, dst, executor) if x is not None else None, out, executor)
         return unique.release(executor.get_workspace_size())
-
-
-aclnnCast = l2_phase2("aclnnCast")
-
-L2_APIS = {"aclnnCastGetWorkspaceSize": aclnnCastGetWorkspaceSize, "aclnnCast": aclnnCast}

@@ -36,7 +36,7 @@ from emulator.kernels.math.unary import (
 )
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
-from emulator.opdev import Float32, l2_phase1, l2_phase2, reshape_view
+from emulator.opdev import Float32, l2_api, reshape_view
 from emulator.opdev.checks import MAX_DIM, check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -112,14 +112,14 @@ def _relu_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tup
     return plan_unary(api, self, out, None if identity else relu_l0, empty=empty)
 
 
-@l2_phase1("aclnnRelu")
+@l2_api
 def aclnnReluGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self, const aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
     return _relu_phase1("aclnnRelu", self, out)
 
 
-@l2_phase1("aclnnInplaceRelu")
+@l2_api
 def aclnnInplaceReluGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnInplaceReluGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -138,7 +138,7 @@ def _sigmoid_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> 
     return plan_unary(api, self, out, sigmoid_l0, pre_cast)
 
 
-@l2_phase1("aclnnSigmoid")
+@l2_api
 def aclnnSigmoidGetWorkspaceSize(
     self: aclTensor | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -147,7 +147,7 @@ def aclnnSigmoidGetWorkspaceSize(
     return _sigmoid_phase1("aclnnSigmoid", self, out)
 
 
-@l2_phase1("aclnnInplaceSigmoid")
+@l2_api
 def aclnnInplaceSigmoidGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnInplaceSigmoidGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -159,7 +159,7 @@ def aclnnInplaceSigmoidGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int,
 
 
 # -- Gelu ---------------------------------------------------------------------------------------------------
-@l2_phase1("aclnnGelu")
+@l2_api
 def aclnnGeluGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnGeluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -185,7 +185,7 @@ def _silu_kernel(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
     return reshape_view(executor, flat, shape) if flat is not None else None
 
 
-@l2_phase1("aclnnSilu")
+@l2_api
 def aclnnSiluGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnSiluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -199,25 +199,4 @@ def aclnnSiluGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> 
     return plan_unary(api, self, out, _silu_kernel, empty=is_empty(self, out))
 
 
-aclnnRelu = l2_phase2("aclnnRelu")
-aclnnInplaceRelu = l2_phase2("aclnnInplaceRelu")
-aclnnSigmoid = l2_phase2("aclnnSigmoid")
-aclnnInplaceSigmoid = l2_phase2("aclnnInplaceSigmoid")
-aclnnGelu = l2_phase2("aclnnGelu")
-aclnnSilu = l2_phase2("aclnnSilu")
-
 OPS = (RELU.aicore, SIGMOID.aicore, GELU.aicore, SWISH.aicore)
-L2_APIS = {
-    "aclnnReluGetWorkspaceSize": aclnnReluGetWorkspaceSize,
-    "aclnnRelu": aclnnRelu,
-    "aclnnInplaceReluGetWorkspaceSize": aclnnInplaceReluGetWorkspaceSize,
-    "aclnnInplaceRelu": aclnnInplaceRelu,
-    "aclnnSigmoidGetWorkspaceSize": aclnnSigmoidGetWorkspaceSize,
-    "aclnnSigmoid": aclnnSigmoid,
-    "aclnnInplaceSigmoidGetWorkspaceSize": aclnnInplaceSigmoidGetWorkspaceSize,
-    "aclnnInplaceSigmoid": aclnnInplaceSigmoid,
-    "aclnnGeluGetWorkspaceSize": aclnnGeluGetWorkspaceSize,
-    "aclnnGelu": aclnnGelu,
-    "aclnnSiluGetWorkspaceSize": aclnnSiluGetWorkspaceSize,
-    "aclnnSilu": aclnnSilu,
-}

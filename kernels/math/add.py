@@ -27,8 +27,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
@@ -123,7 +122,7 @@ def check_add_params(api: str, self: aclTensor, other: aclTensor, alpha: aclScal
     return promote
 
 
-@l2_phase1("aclnnAdd")
+@l2_api
 def aclnnAddGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, alpha: aclScalar | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -169,10 +168,7 @@ def _add_chain(self, other, alpha, out, promote, executor):  # type: ignore[no-u
     return view_copy(result, out, executor) if result is not None else None
 
 
-aclnnAdd = l2_phase2("aclnnAdd")
-
-
-@l2_phase1("aclnnInplaceAdd")
+@l2_api
 def aclnnInplaceAddGetWorkspaceSize(
     selfRef: aclTensor | None,
     other: aclTensor | None,
@@ -194,12 +190,4 @@ def aclnnInplaceAddGetWorkspaceSize(
         return unique.release(executor.get_workspace_size())
 
 
-aclnnInplaceAdd = l2_phase2("aclnnInplaceAdd")
-
 OPS = (ADD, MUL, AXPY)
-L2_APIS = {
-    "aclnnAddGetWorkspaceSize": aclnnAddGetWorkspaceSize,
-    "aclnnAdd": aclnnAdd,
-    "aclnnInplaceAddGetWorkspaceSize": aclnnInplaceAddGetWorkspaceSize,
-    "aclnnInplaceAdd": aclnnInplaceAdd,
-}

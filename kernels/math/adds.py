@@ -27,7 +27,7 @@ from emulator.kernels.math.binary_common import (
 from emulator.kernels.math.cast import cast
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev import contiguous, create_executor, l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -75,7 +75,7 @@ def _chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTens
     return result
 
 
-@l2_phase1("aclnnAdds")
+@l2_api
 def aclnnAddsGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, alpha: aclScalar | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -86,10 +86,7 @@ def aclnnAddsGetWorkspaceSize(
     return _adds("aclnnAdds", self, other, alpha, out)
 
 
-aclnnAdds = l2_phase2("aclnnAdds")
-
-
-@l2_phase1("aclnnInplaceAdds")
+@l2_api
 def aclnnInplaceAddsGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclScalar | None, alpha: aclScalar | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -98,13 +95,3 @@ def aclnnInplaceAddsGetWorkspaceSize(
     check_not_null("aclnnInplaceAdds", selfRef=selfRef, other=other, alpha=alpha)
     assert selfRef is not None and other is not None and alpha is not None
     return _adds("aclnnInplaceAdds", selfRef, other, alpha, selfRef)
-
-
-aclnnInplaceAdds = l2_phase2("aclnnInplaceAdds")
-
-L2_APIS = {
-    "aclnnAddsGetWorkspaceSize": aclnnAddsGetWorkspaceSize,
-    "aclnnAdds": aclnnAdds,
-    "aclnnInplaceAddsGetWorkspaceSize": aclnnInplaceAddsGetWorkspaceSize,
-    "aclnnInplaceAdds": aclnnInplaceAdds,
-}

@@ -22,7 +22,7 @@ from emulator.kernels.math.reduce_common import (
 )
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclIntArray, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
+from emulator.opdev import contiguous, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -30,7 +30,7 @@ AMAX_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_DOUBLE, D.DT_INT8, D.DT_INT16, D.D
                D.DT_BOOL, D.DT_BF16)  # fmt: skip
 
 
-@l2_phase1("aclnnAmax")
+@l2_api
 def aclnnAmaxGetWorkspaceSize(
     self: aclTensor | None, dim: aclIntArray | None, keepDim: bool, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -67,11 +67,3 @@ def aclnnAmaxGetWorkspaceSize(
         if result is None or view_copy(result, out, executor) is None:
             raise l0_failed(api)
         return unique.release(executor.get_workspace_size())
-
-
-aclnnAmax = l2_phase2("aclnnAmax")
-
-L2_APIS = {
-    "aclnnAmaxGetWorkspaceSize": aclnnAmaxGetWorkspaceSize,
-    "aclnnAmax": aclnnAmax,
-}

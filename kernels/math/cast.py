@@ -107,3 +107,6 @@ def cast(x: aclTensor, dst_dtype: int, executor: aclOpExecutor) -> aclTensor | N
             return None
         return out
     return None
+
+
+OPS = (CAST,)

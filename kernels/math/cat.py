@@ -24,8 +24,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from emulator import process
 from emulator.device.interface import BlockContext
+from emulator.device.soc import SocProfile
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.cast import cast
@@ -43,8 +43,7 @@ from emulator.opdev import (
     block_range,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     view_copy,
 )
 from emulator.opdev.checks import MAX_DIM, check_dtype, check_not_null, check_param, is_empty
@@ -94,9 +93,9 @@ CONCAT_D_V2 = OpImpl(
 )  # fmt: skip
 
 
-def supports_concat_v2(inputs: Sequence[aclTensor], dim: int) -> bool:
+def supports_concat_v2(inputs: Sequence[aclTensor], dim: int, soc: SocProfile) -> bool:
     """IsSupportConcatDV2: A2/A3, dim 0, 33-2048 inputs, every last-axis size x dtype bytes a multiple of 32."""
-    if process.current().runtime.soc.short_soc_version not in V2_SOCS or dim != 0:
+    if soc.short_soc_version not in V2_SOCS or dim != 0:
         return False
     if not MAX_INPUTS < len(inputs) <= MAX_INPUTS_V2:
         return False
@@ -106,7 +105,7 @@ def supports_concat_v2(inputs: Sequence[aclTensor], dim: int) -> bool:
 
 def concat_d_l0(inputs: Sequence[aclTensor], dim: int, executor: aclOpExecutor) -> aclTensor | None:
     """l0op::ConcatD(inputs, dim): ConcatDV2 where supported; None for an empty or oversized list."""
-    v2 = supports_concat_v2(inputs, dim)
+    v2 = supports_concat_v2(inputs, dim, executor.ctx.soc)
     if not inputs or len(inputs) > (MAX_INPUTS_V2 if v2 else MAX_INPUTS):
         return None
     shape = list(inputs[0].view_shape)
@@ -157,7 +156,7 @@ def _split_to_concat(
         x = contiguous(pending[0], executor)
         x = cast(x, out.dtype, executor) if x is not None else None
         return x is not None and view_copy(x, out, executor) is not None
-    group = MAX_INPUTS_V2 if supports_concat_v2(pending, dim) else MAX_INPUTS
+    group = MAX_INPUTS_V2 if supports_concat_v2(pending, dim, executor.ctx.soc) else MAX_INPUTS
     first = True
     while len(pending) > 1:
         merged: list[aclTensor] = []
@@ -187,7 +186,7 @@ def _split_to_concat(
     return result is not None and view_copy(result, out, executor) is not None
 
 
-@l2_phase1("aclnnCat")
+@l2_api
 def aclnnCatGetWorkspaceSize(
     tensors: aclTensorList | None, dim: int, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -211,10 +210,4 @@ def aclnnCatGetWorkspaceSize(
         return unique.release(executor.get_workspace_size())
 
 
-aclnnCat = l2_phase2("aclnnCat")
-
 OPS = (CONCAT_D, CONCAT_D_V2)
-L2_APIS = {
-    "aclnnCatGetWorkspaceSize": aclnnCatGetWorkspaceSize,
-    "aclnnCat": aclnnCat,
-}

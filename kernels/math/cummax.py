@@ -32,8 +32,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
@@ -97,7 +96,7 @@ def _check(api: str, self: aclTensor, dim: int, values_out: aclTensor, indices_o
     check_param(indices_out.view_shape == self.view_shape, api, "indicesOut must have the shape of self.")
 
 
-@l2_phase1("aclnnCummax")
+@l2_api
 def aclnnCummaxGetWorkspaceSize(
     self: aclTensor | None, dim: int, valuesOut: aclTensor | None, indicesOut: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -125,10 +124,4 @@ def aclnnCummaxGetWorkspaceSize(
         return unique.release(executor.get_workspace_size())
 
 
-aclnnCummax = l2_phase2("aclnnCummax")
-
 OPS: tuple[OpImpl, ...] = ()  # AI CPU only: no AI Core binaries in the package
-L2_APIS = {
-    "aclnnCummaxGetWorkspaceSize": aclnnCummaxGetWorkspaceSize,
-    "aclnnCummax": aclnnCummax,
-}

@@ -40,7 +40,7 @@ from emulator.kernels.math.elementwise import binary_op, broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.formats import is_private_format
 from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev import contiguous, create_executor, l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -141,7 +141,7 @@ def _div(api: str, self: aclTensor, other: aclTensor, out: aclTensor, inplace: b
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnDiv")
+@l2_api
 def aclnnDivGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -152,10 +152,7 @@ def aclnnDivGetWorkspaceSize(
     return _div("aclnnDiv", self, other, out, inplace=False)
 
 
-aclnnDiv = l2_phase2("aclnnDiv")
-
-
-@l2_phase1("aclnnInplaceDiv")
+@l2_api
 def aclnnInplaceDivGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -168,9 +165,6 @@ def aclnnInplaceDivGetWorkspaceSize(
     check_param(shape is not None, api, "selfRef and other cannot broadcast.")
     check_param(shape == selfRef.view_shape, api, "the broadcast shape must equal selfRef's shape.")
     return _div(api, selfRef, other, selfRef, inplace=True)
-
-
-aclnnInplaceDiv = l2_phase2("aclnnInplaceDiv")
 
 
 # -- aclnnDivs -----------------------------------------------------------------------------------
@@ -216,7 +210,7 @@ def _divs(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnDivs")
+@l2_api
 def aclnnDivsGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -227,10 +221,7 @@ def aclnnDivsGetWorkspaceSize(
     return _divs("aclnnDivs", self, other, out)
 
 
-aclnnDivs = l2_phase2("aclnnDivs")
-
-
-@l2_phase1("aclnnInplaceDivs")
+@l2_api
 def aclnnInplaceDivsGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclScalar | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -241,16 +232,4 @@ def aclnnInplaceDivsGetWorkspaceSize(
     return _divs("aclnnInplaceDivs", selfRef, other, selfRef)
 
 
-aclnnInplaceDivs = l2_phase2("aclnnInplaceDivs")
-
 OPS = (REAL_DIV,)
-L2_APIS = {
-    "aclnnDivGetWorkspaceSize": aclnnDivGetWorkspaceSize,
-    "aclnnDiv": aclnnDiv,
-    "aclnnInplaceDivGetWorkspaceSize": aclnnInplaceDivGetWorkspaceSize,
-    "aclnnInplaceDiv": aclnnInplaceDiv,
-    "aclnnDivsGetWorkspaceSize": aclnnDivsGetWorkspaceSize,
-    "aclnnDivs": aclnnDivs,
-    "aclnnInplaceDivsGetWorkspaceSize": aclnnInplaceDivsGetWorkspaceSize,
-    "aclnnInplaceDivs": aclnnInplaceDivs,
-}

@@ -21,7 +21,7 @@ from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.objects import aclTensor
-from emulator.opdev import OP_ATTR, Bool, DType, contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev import OP_ATTR, Bool, DType, contiguous, create_executor, l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -82,7 +82,7 @@ def _eq(api: str, self: aclTensor, other: aclTensor, out: aclTensor) -> Phase1:
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnEqTensor")
+@l2_api
 def aclnnEqTensorGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -93,10 +93,7 @@ def aclnnEqTensorGetWorkspaceSize(
     return _eq("aclnnEqTensor", self, other, out)
 
 
-aclnnEqTensor = l2_phase2("aclnnEqTensor")
-
-
-@l2_phase1("aclnnInplaceEqTensor")
+@l2_api
 def aclnnInplaceEqTensorGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -111,12 +108,4 @@ def aclnnInplaceEqTensorGetWorkspaceSize(
     return _eq(api, selfRef, other, selfRef)
 
 
-aclnnInplaceEqTensor = l2_phase2("aclnnInplaceEqTensor")
-
 OPS = (EQUAL,)
-L2_APIS = {
-    "aclnnEqTensorGetWorkspaceSize": aclnnEqTensorGetWorkspaceSize,
-    "aclnnEqTensor": aclnnEqTensor,
-    "aclnnInplaceEqTensorGetWorkspaceSize": aclnnInplaceEqTensorGetWorkspaceSize,
-    "aclnnInplaceEqTensor": aclnnInplaceEqTensor,
-}

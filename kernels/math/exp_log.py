@@ -24,7 +24,7 @@ from emulator.engine.executor import aclOpExecutor
 from emulator.kernels.math.unary import INTEGRAL_OR_BOOL, check_cast, check_same_shape, plan_unary, unary_l0, unary_op
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
-from emulator.opdev import Float32, l2_phase1, l2_phase2
+from emulator.opdev import Float32, l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_rank
 
 D = DataType
@@ -93,14 +93,14 @@ def _exp_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tupl
     return plan_unary(api, self, out, exp_l0, D.DT_FLOAT if self.dtype in EXP_TO_FLOAT else None)
 
 
-@l2_phase1("aclnnExp")
+@l2_api
 def aclnnExpGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnExpGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
     return _exp_phase1("aclnnExp", self, out)
 
 
-@l2_phase1("aclnnInplaceExp")
+@l2_api
 def aclnnInplaceExpGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnInplaceExpGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -122,14 +122,14 @@ def _log_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tupl
     return plan_unary(api, self, out, log_l0)
 
 
-@l2_phase1("aclnnLog")
+@l2_api
 def aclnnLogGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnLogGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
     return _log_phase1("aclnnLog", self, out)
 
 
-@l2_phase1("aclnnInplaceLog")
+@l2_api
 def aclnnInplaceLogGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnInplaceLogGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -141,19 +141,4 @@ def aclnnInplaceLogGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, acl
     return _log_phase1(api, selfRef, selfRef)
 
 
-aclnnExp = l2_phase2("aclnnExp")
-aclnnInplaceExp = l2_phase2("aclnnInplaceExp")
-aclnnLog = l2_phase2("aclnnLog")
-aclnnInplaceLog = l2_phase2("aclnnInplaceLog")
-
 OPS = (EXP.aicore, LOG.aicore)
-L2_APIS = {
-    "aclnnExpGetWorkspaceSize": aclnnExpGetWorkspaceSize,
-    "aclnnExp": aclnnExp,
-    "aclnnInplaceExpGetWorkspaceSize": aclnnInplaceExpGetWorkspaceSize,
-    "aclnnInplaceExp": aclnnInplaceExp,
-    "aclnnLogGetWorkspaceSize": aclnnLogGetWorkspaceSize,
-    "aclnnLog": aclnnLog,
-    "aclnnInplaceLogGetWorkspaceSize": aclnnInplaceLogGetWorkspaceSize,
-    "aclnnInplaceLog": aclnnInplaceLog,
-}

@@ -36,8 +36,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     block_range,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
@@ -90,7 +89,7 @@ def scalar_to_tensor(value: aclScalar, dtype: int, executor: aclOpExecutor) -> a
     return executor.convert_to_tensor(value, dtype)
 
 
-@l2_phase1("aclnnInplaceFillScalar")
+@l2_api
 def aclnnInplaceFillScalarGetWorkspaceSize(
     selfRef: aclTensor | None, value: aclScalar | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -116,10 +115,4 @@ def aclnnInplaceFillScalarGetWorkspaceSize(
         return unique.release(executor.get_workspace_size())
 
 
-aclnnInplaceFillScalar = l2_phase2("aclnnInplaceFillScalar")
-
 OPS = (FILL,)
-L2_APIS = {
-    "aclnnInplaceFillScalarGetWorkspaceSize": aclnnInplaceFillScalarGetWorkspaceSize,
-    "aclnnInplaceFillScalar": aclnnInplaceFillScalar,
-}

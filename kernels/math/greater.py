@@ -35,7 +35,7 @@ from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev import contiguous, create_executor, l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -104,7 +104,7 @@ def _gt_tensor(api: str, self: aclTensor, other: aclTensor, out: aclTensor) -> P
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnGtTensor")
+@l2_api
 def aclnnGtTensorGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -115,10 +115,7 @@ def aclnnGtTensorGetWorkspaceSize(
     return _gt_tensor("aclnnGtTensor", self, other, out)
 
 
-aclnnGtTensor = l2_phase2("aclnnGtTensor")
-
-
-@l2_phase1("aclnnInplaceGtTensor")
+@l2_api
 def aclnnInplaceGtTensorGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -127,9 +124,6 @@ def aclnnInplaceGtTensorGetWorkspaceSize(
     check_not_null("aclnnInplaceGtTensor", selfRef=selfRef, other=other)
     assert selfRef is not None and other is not None
     return _gt_tensor("aclnnInplaceGtTensor", selfRef, other, selfRef)
-
-
-aclnnInplaceGtTensor = l2_phase2("aclnnInplaceGtTensor")
 
 
 # -- aclnnGtScalar -------------------------------------------------------------------------------
@@ -164,7 +158,7 @@ def _gt_scalar(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> P
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnGtScalar")
+@l2_api
 def aclnnGtScalarGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -175,10 +169,7 @@ def aclnnGtScalarGetWorkspaceSize(
     return _gt_scalar("aclnnGtScalar", self, other, out)
 
 
-aclnnGtScalar = l2_phase2("aclnnGtScalar")
-
-
-@l2_phase1("aclnnInplaceGtScalar")
+@l2_api
 def aclnnInplaceGtScalarGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclScalar | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -189,16 +180,4 @@ def aclnnInplaceGtScalarGetWorkspaceSize(
     return _gt_scalar("aclnnInplaceGtScalar", selfRef, other, selfRef)
 
 
-aclnnInplaceGtScalar = l2_phase2("aclnnInplaceGtScalar")
-
 OPS = (GREATER,)
-L2_APIS = {
-    "aclnnGtTensorGetWorkspaceSize": aclnnGtTensorGetWorkspaceSize,
-    "aclnnGtTensor": aclnnGtTensor,
-    "aclnnInplaceGtTensorGetWorkspaceSize": aclnnInplaceGtTensorGetWorkspaceSize,
-    "aclnnInplaceGtTensor": aclnnInplaceGtTensor,
-    "aclnnGtScalarGetWorkspaceSize": aclnnGtScalarGetWorkspaceSize,
-    "aclnnGtScalar": aclnnGtScalar,
-    "aclnnInplaceGtScalarGetWorkspaceSize": aclnnInplaceGtScalarGetWorkspaceSize,
-    "aclnnInplaceGtScalar": aclnnInplaceGtScalar,
-}

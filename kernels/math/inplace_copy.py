@@ -18,7 +18,7 @@ from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
+from emulator.opdev import contiguous, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -27,7 +27,7 @@ COPY_DTYPES = (D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_U
                D.DT_BF16)  # fmt: skip
 
 
-@l2_phase1("aclnnInplaceCopy")
+@l2_api
 def aclnnInplaceCopyGetWorkspaceSize(
     selfRef: aclTensor | None, src: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -57,11 +57,3 @@ def aclnnInplaceCopyGetWorkspaceSize(
         if result is None or view_copy(result, selfRef, executor) is None:
             raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
         return unique.release(executor.get_workspace_size())
-
-
-aclnnInplaceCopy = l2_phase2("aclnnInplaceCopy")
-
-L2_APIS = {
-    "aclnnInplaceCopyGetWorkspaceSize": aclnnInplaceCopyGetWorkspaceSize,
-    "aclnnInplaceCopy": aclnnInplaceCopy,
-}

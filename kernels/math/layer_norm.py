@@ -47,8 +47,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank
@@ -315,7 +314,7 @@ def _layer_norm(
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnLayerNorm")
+@l2_api
 def aclnnLayerNormGetWorkspaceSize(
     input: aclTensor | None,
     normalizedShape: aclIntArray | None,
@@ -333,10 +332,7 @@ def aclnnLayerNormGetWorkspaceSize(
                        meanOutOptional, rstdOutOptional, 0)  # fmt: skip
 
 
-aclnnLayerNorm = l2_phase2("aclnnLayerNorm")
-
-
-@l2_phase1("aclnnLayerNormWithImplMode")
+@l2_api
 def aclnnLayerNormWithImplModeGetWorkspaceSize(
     input: aclTensor | None,
     normalizedShape: aclIntArray | None,
@@ -356,12 +352,4 @@ def aclnnLayerNormWithImplModeGetWorkspaceSize(
                        meanOutOptional, rstdOutOptional, implMode)  # fmt: skip
 
 
-aclnnLayerNormWithImplMode = l2_phase2("aclnnLayerNormWithImplMode")
-
 OPS = (LAYER_NORM_V4, LAYER_NORM_V3)
-L2_APIS = {
-    "aclnnLayerNormGetWorkspaceSize": aclnnLayerNormGetWorkspaceSize,
-    "aclnnLayerNorm": aclnnLayerNorm,
-    "aclnnLayerNormWithImplModeGetWorkspaceSize": aclnnLayerNormWithImplModeGetWorkspaceSize,
-    "aclnnLayerNormWithImplMode": aclnnLayerNormWithImplMode,
-}

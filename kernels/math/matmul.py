@@ -53,8 +53,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     reshape_view,
     view_copy,
 )
@@ -379,7 +378,7 @@ def _prod(dims: Sequence[int]) -> int:
     return n
 
 
-@l2_phase1("aclnnMm")
+@l2_api
 def aclnnMmGetWorkspaceSize(
     self: aclTensor | None, mat2: aclTensor | None, out: aclTensor | None, cubeMathType: int
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -388,10 +387,7 @@ def aclnnMmGetWorkspaceSize(
     return _matmul("aclnnMm", self, mat2, out, cubeMathType, "mm")
 
 
-aclnnMm = l2_phase2("aclnnMm")
-
-
-@l2_phase1("aclnnMatmul")
+@l2_api
 def aclnnMatmulGetWorkspaceSize(
     self: aclTensor | None, mat2: aclTensor | None, out: aclTensor | None, cubeMathType: int
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -400,10 +396,7 @@ def aclnnMatmulGetWorkspaceSize(
     return _matmul("aclnnMatmul", self, mat2, out, cubeMathType, "matmul")
 
 
-aclnnMatmul = l2_phase2("aclnnMatmul")
-
-
-@l2_phase1("aclnnBatchMatMul")
+@l2_api
 def aclnnBatchMatMulGetWorkspaceSize(
     self: aclTensor | None, mat2: aclTensor | None, out: aclTensor | None, cubeMathType: int
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -412,14 +405,4 @@ def aclnnBatchMatMulGetWorkspaceSize(
     return _matmul("aclnnBatchMatMul", self, mat2, out, cubeMathType, "bmm")
 
 
-aclnnBatchMatMul = l2_phase2("aclnnBatchMatMul")
-
 OPS = (MATMUL_V3, BATCH_MATMUL_V3)
-L2_APIS = {
-    "aclnnMmGetWorkspaceSize": aclnnMmGetWorkspaceSize,
-    "aclnnMm": aclnnMm,
-    "aclnnMatmulGetWorkspaceSize": aclnnMatmulGetWorkspaceSize,
-    "aclnnMatmul": aclnnMatmul,
-    "aclnnBatchMatMulGetWorkspaceSize": aclnnBatchMatMulGetWorkspaceSize,
-    "aclnnBatchMatMul": aclnnBatchMatMul,
-}

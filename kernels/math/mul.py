@@ -52,8 +52,7 @@ from emulator.opdev import (
     contiguous,
     create_executor,
     elementwise_tiling,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
@@ -137,7 +136,7 @@ def _mul(api: str, self: aclTensor, other: aclTensor, out: aclTensor, inplace: b
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnMul")
+@l2_api
 def aclnnMulGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -148,10 +147,7 @@ def aclnnMulGetWorkspaceSize(
     return _mul("aclnnMul", self, other, out, inplace=False)
 
 
-aclnnMul = l2_phase2("aclnnMul")
-
-
-@l2_phase1("aclnnInplaceMul")
+@l2_api
 def aclnnInplaceMulGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -160,9 +156,6 @@ def aclnnInplaceMulGetWorkspaceSize(
     check_not_null("aclnnInplaceMul", selfRef=selfRef, other=other)
     assert selfRef is not None and other is not None
     return _mul("aclnnInplaceMul", selfRef, other, selfRef, inplace=True)
-
-
-aclnnInplaceMul = l2_phase2("aclnnInplaceMul")
 
 
 # -- aclnnMuls -----------------------------------------------------------------------------------
@@ -208,7 +201,7 @@ def _muls(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnMuls")
+@l2_api
 def aclnnMulsGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -219,10 +212,7 @@ def aclnnMulsGetWorkspaceSize(
     return _muls("aclnnMuls", self, other, out)
 
 
-aclnnMuls = l2_phase2("aclnnMuls")
-
-
-@l2_phase1("aclnnInplaceMuls")
+@l2_api
 def aclnnInplaceMulsGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclScalar | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -233,16 +223,4 @@ def aclnnInplaceMulsGetWorkspaceSize(
     return _muls("aclnnInplaceMuls", selfRef, other, selfRef)
 
 
-aclnnInplaceMuls = l2_phase2("aclnnInplaceMuls")
-
 OPS = (MULS,)
-L2_APIS = {
-    "aclnnMulGetWorkspaceSize": aclnnMulGetWorkspaceSize,
-    "aclnnMul": aclnnMul,
-    "aclnnInplaceMulGetWorkspaceSize": aclnnInplaceMulGetWorkspaceSize,
-    "aclnnInplaceMul": aclnnInplaceMul,
-    "aclnnMulsGetWorkspaceSize": aclnnMulsGetWorkspaceSize,
-    "aclnnMuls": aclnnMuls,
-    "aclnnInplaceMulsGetWorkspaceSize": aclnnInplaceMulsGetWorkspaceSize,
-    "aclnnInplaceMuls": aclnnInplaceMuls,
-}

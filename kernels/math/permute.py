@@ -19,8 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from emulator import process
 from emulator.device.interface import BlockContext, Engine
+from emulator.device.soc import SocProfile
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tensors import is_contiguous
 from emulator.errors import AclnnInnerNullptr
@@ -44,8 +44,7 @@ from emulator.opdev import (
     block_range,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
@@ -87,7 +86,7 @@ TRANSPOSE_AICPU = OpImpl(
 )  # fmt: skip
 
 
-def _v2_supported(x: aclTensor, perm: Sequence[int]) -> bool:
+def _v2_supported(x: aclTensor, perm: Sequence[int], soc: SocProfile) -> bool:
     """IsTransposeV2AiCoreSupport on A2: the 3-D (0,2,1) / (1,0,2) and 4-D (0,2,1,3) shapes it specialises."""
     shape, perm = tuple(x.view_shape), tuple(perm)
     supported = False
@@ -101,8 +100,7 @@ def _v2_supported(x: aclTensor, perm: Sequence[int]) -> bool:
         block = 8 if x.dtype == D.DT_FLOAT else 16
         supported = (shape[3] <= 64 and shape[3] % block == 0 and 1024 <= shape[0] <= 2048
                      and (shape[1] <= 64 or shape[2] <= 64))  # fmt: skip
-    soc = process.current().runtime.soc.short_soc_version
-    return supported and soc in V2_SOCS and x.dtype in TRANSPOSE_V2_DTYPES
+    return supported and soc.short_soc_version in V2_SOCS and x.dtype in TRANSPOSE_V2_DTYPES
 
 
 def transpose_l0(x: aclTensor, perm: Sequence[int], executor: aclOpExecutor) -> aclTensor | None:
@@ -114,7 +112,7 @@ def transpose_l0(x: aclTensor, perm: Sequence[int], executor: aclOpExecutor) -> 
         return None
     out = executor.alloc_tensor(tuple(x.view_shape[p] for p in perm), x.dtype)
     groups = (OP_INPUT(x, perm_tensor), OP_OUTPUT(out))
-    if _v2_supported(x, perm):
+    if _v2_supported(x, perm, executor.ctx.soc):
         status = add_to_launcher_list_aicore(executor, TRANSPOSE_V2, *groups)
     elif x.dtype in TRANSPOSE_AICORE:
         status = add_to_launcher_list_aicore(executor, TRANSPOSE, *groups)
@@ -143,7 +141,7 @@ def _check(api: str, self: aclTensor, dims: aclIntArray, out: aclTensor) -> list
     return perm
 
 
-@l2_phase1("aclnnPermute")
+@l2_api
 def aclnnPermuteGetWorkspaceSize(
     self: aclTensor | None, dims: aclIntArray | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -170,10 +168,4 @@ def aclnnPermuteGetWorkspaceSize(
         return unique.release(executor.get_workspace_size())
 
 
-aclnnPermute = l2_phase2("aclnnPermute")
-
 OPS = (TRANSPOSE, TRANSPOSE_V2)
-L2_APIS = {
-    "aclnnPermuteGetWorkspaceSize": aclnnPermuteGetWorkspaceSize,
-    "aclnnPermute": aclnnPermute,
-}

@@ -25,7 +25,7 @@ from emulator.kernels.math.reduce_common import (
 )
 from emulator.meta.dtypes import DataType, can_cast, dtype_name, to_op_dtype
 from emulator.meta.objects import aclIntArray, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
+from emulator.opdev import contiguous, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -33,7 +33,7 @@ MEAN_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_DOUBLE, D.DT_INT32, D.D
                D.DT_UINT8, D.DT_COMPLEX64, D.DT_COMPLEX128)  # fmt: skip
 
 
-@l2_phase1("aclnnMean")
+@l2_api
 def aclnnMeanGetWorkspaceSize(
     self: aclTensor | None, dim: aclIntArray | None, keepDim: bool, dtype: int, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -78,11 +78,3 @@ def aclnnMeanGetWorkspaceSize(
         if view_copy(result, out, executor) is None:
             raise l0_failed(api, "ViewCopy")
         return unique.release(executor.get_workspace_size())
-
-
-aclnnMean = l2_phase2("aclnnMean")
-
-L2_APIS = {
-    "aclnnMeanGetWorkspaceSize": aclnnMeanGetWorkspaceSize,
-    "aclnnMean": aclnnMean,
-}

@@ -24,7 +24,7 @@ from emulator.kernels.math.reduce_common import (
 )
 from emulator.meta.dtypes import DataType, dtype_name, to_op_dtype
 from emulator.meta.objects import aclIntArray, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2, view_copy
+from emulator.opdev import contiguous, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -33,7 +33,7 @@ SUM_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_
 F32_EXACT_COUNT = 1 << 24
 
 
-@l2_phase1("aclnnReduceSum")
+@l2_api
 def aclnnReduceSumGetWorkspaceSize(
     self: aclTensor | None, dims: aclIntArray | None, keepDims: bool, dtype: int, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -89,11 +89,3 @@ def _sum_chain(x: aclTensor, axes: list[int], keep: bool, target: int, executor:
     x = cast(x, compute, executor)  # type: ignore[assignment]
     result = reduce_sum_l0(x, axes, keep, executor) if x is not None else None
     return cast(result, target, executor) if result is not None else None
-
-
-aclnnReduceSum = l2_phase2("aclnnReduceSum")
-
-L2_APIS = {
-    "aclnnReduceSumGetWorkspaceSize": aclnnReduceSumGetWorkspaceSize,
-    "aclnnReduceSum": aclnnReduceSum,
-}

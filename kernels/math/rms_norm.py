@@ -39,8 +39,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     view_copy,
 )
 from emulator.opdev.checks import check_not_null, check_param
@@ -181,7 +180,7 @@ def _infer(x: aclTensor, gamma: aclTensor) -> tuple[tuple[int, ...], tuple[int, 
     return xs, xs[: len(xs) - len(gs)] + (1,) * len(gs)
 
 
-@l2_phase1("aclnnRmsNorm")
+@l2_api
 def aclnnRmsNormGetWorkspaceSize(
     x: aclTensor | None, gamma: aclTensor | None, epsilon: float, yOut: aclTensor | None, rstdOut: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -217,10 +216,4 @@ def aclnnRmsNormGetWorkspaceSize(
         return unique.release(executor.get_workspace_size())
 
 
-aclnnRmsNorm = l2_phase2("aclnnRmsNorm")
-
 OPS = (RMS_NORM,)
-L2_APIS = {
-    "aclnnRmsNormGetWorkspaceSize": aclnnRmsNormGetWorkspaceSize,
-    "aclnnRmsNorm": aclnnRmsNorm,
-}

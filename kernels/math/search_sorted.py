@@ -27,8 +27,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     reshape_view,
     view_copy,
 )
@@ -83,7 +82,7 @@ def _check(api: str, seq: aclTensor, self: aclTensor, out_int32: bool, sorter: a
     return promote
 
 
-@l2_phase1("aclnnSearchSorted")
+@l2_api
 def aclnnSearchSortedGetWorkspaceSize(
     sortedSequence: aclTensor | None,
     self: aclTensor | None,
@@ -93,7 +92,8 @@ def aclnnSearchSortedGetWorkspaceSize(
     out: aclTensor | None,
 ) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnSearchSortedGetWorkspaceSize(const aclTensor* sortedSequence, const aclTensor* self,
-    bool outInt32, bool right, const aclTensor* sorter, aclTensor* out, uint64_t*, aclOpExecutor**)"""
+    bool outInt32, bool right, const aclTensor* sorter, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor)"""
     api = "aclnnSearchSorted"
     check_not_null(api, sortedSequence=sortedSequence, self=self, out=out)
     assert sortedSequence is not None and self is not None and out is not None
@@ -122,10 +122,4 @@ def aclnnSearchSortedGetWorkspaceSize(
         return unique.release(executor.get_workspace_size())
 
 
-aclnnSearchSorted = l2_phase2("aclnnSearchSorted")
-
 OPS: tuple[OpImpl, ...] = ()  # AI CPU only: no AI Core binaries in the package
-L2_APIS = {
-    "aclnnSearchSortedGetWorkspaceSize": aclnnSearchSortedGetWorkspaceSize,
-    "aclnnSearchSorted": aclnnSearchSorted,
-}

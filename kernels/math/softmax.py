@@ -36,8 +36,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     reshape_view,
     view_copy,
 )
@@ -147,7 +146,7 @@ def softmax_v2_l0(x: aclTensor, dim: int, executor: aclOpExecutor) -> aclTensor 
     return out if status == 0 else None
 
 
-@l2_phase1("aclnnSoftmax")
+@l2_api
 def aclnnSoftmaxGetWorkspaceSize(
     self: aclTensor | None, dim: int, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -182,10 +181,4 @@ def aclnnSoftmaxGetWorkspaceSize(
         return unique.release(executor.get_workspace_size())
 
 
-aclnnSoftmax = l2_phase2("aclnnSoftmax")
-
 OPS = (SOFTMAX_V2,)
-L2_APIS = {
-    "aclnnSoftmaxGetWorkspaceSize": aclnnSoftmaxGetWorkspaceSize,
-    "aclnnSoftmax": aclnnSoftmax,
-}

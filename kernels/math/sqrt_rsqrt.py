@@ -22,7 +22,7 @@ from emulator.engine.executor import aclOpExecutor
 from emulator.kernels.math.unary import INTEGRAL_OR_BOOL, check_cast, check_same_shape, plan_unary, unary_l0, unary_op
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
-from emulator.opdev import l2_phase1, l2_phase2
+from emulator.opdev import l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_rank
 
 D = DataType
@@ -69,14 +69,14 @@ def _sqrt_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tup
     return plan_unary(api, self, out, sqrt_l0, pre_cast)
 
 
-@l2_phase1("aclnnSqrt")
+@l2_api
 def aclnnSqrtGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnSqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
     return _sqrt_phase1("aclnnSqrt", self, out)
 
 
-@l2_phase1("aclnnInplaceSqrt")
+@l2_api
 def aclnnInplaceSqrtGetWorkspaceSize(self: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnInplaceSqrtGetWorkspaceSize(aclTensor* self, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -98,14 +98,14 @@ def _rsqrt_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tu
     return plan_unary(api, self, out, rsqrt_l0, pre_cast)
 
 
-@l2_phase1("aclnnRsqrt")
+@l2_api
 def aclnnRsqrtGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnRsqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
     return _rsqrt_phase1("aclnnRsqrt", self, out)
 
 
-@l2_phase1("aclnnInplaceRsqrt")
+@l2_api
 def aclnnInplaceRsqrtGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnInplaceRsqrtGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -116,19 +116,4 @@ def aclnnInplaceRsqrtGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, a
     return _rsqrt_phase1(api, selfRef, selfRef)
 
 
-aclnnSqrt = l2_phase2("aclnnSqrt")
-aclnnInplaceSqrt = l2_phase2("aclnnInplaceSqrt")
-aclnnRsqrt = l2_phase2("aclnnRsqrt")
-aclnnInplaceRsqrt = l2_phase2("aclnnInplaceRsqrt")
-
 OPS = (SQRT.aicore, RSQRT.aicore)
-L2_APIS = {
-    "aclnnSqrtGetWorkspaceSize": aclnnSqrtGetWorkspaceSize,
-    "aclnnSqrt": aclnnSqrt,
-    "aclnnInplaceSqrtGetWorkspaceSize": aclnnInplaceSqrtGetWorkspaceSize,
-    "aclnnInplaceSqrt": aclnnInplaceSqrt,
-    "aclnnRsqrtGetWorkspaceSize": aclnnRsqrtGetWorkspaceSize,
-    "aclnnRsqrt": aclnnRsqrt,
-    "aclnnInplaceRsqrtGetWorkspaceSize": aclnnInplaceRsqrtGetWorkspaceSize,
-    "aclnnInplaceRsqrt": aclnnInplaceRsqrt,
-}

@@ -38,7 +38,7 @@ from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import binary_op, broadcast_shape
 from emulator.meta.dtypes import DataType, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_phase1, l2_phase2
+from emulator.opdev import contiguous, create_executor, l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -115,7 +115,7 @@ def _sub(api: str, self: aclTensor, other: aclTensor, alpha: aclScalar, out: acl
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnSub")
+@l2_api
 def aclnnSubGetWorkspaceSize(
     self: aclTensor | None, other: aclTensor | None, alpha: aclScalar | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -126,10 +126,7 @@ def aclnnSubGetWorkspaceSize(
     return _sub("aclnnSub", self, other, alpha, out)
 
 
-aclnnSub = l2_phase2("aclnnSub")
-
-
-@l2_phase1("aclnnInplaceSub")
+@l2_api
 def aclnnInplaceSubGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclTensor | None, alpha: aclScalar | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -144,9 +141,6 @@ def aclnnInplaceSubGetWorkspaceSize(
     check_not_null(api, alpha=alpha)
     assert alpha is not None
     return _sub(api, selfRef, other, alpha, selfRef)
-
-
-aclnnInplaceSub = l2_phase2("aclnnInplaceSub")
 
 
 # -- aclnnSubs -----------------------------------------------------------------------------------
@@ -180,7 +174,7 @@ def _subs(api: str, self: aclTensor, other: aclScalar, alpha: aclScalar, out: ac
         return unique.release(executor.get_workspace_size())
 
 
-@l2_phase1("aclnnSubs")
+@l2_api
 def aclnnSubsGetWorkspaceSize(
     self: aclTensor | None, other: aclScalar | None, alpha: aclScalar | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -191,10 +185,7 @@ def aclnnSubsGetWorkspaceSize(
     return _subs("aclnnSubs", self, other, alpha, out)
 
 
-aclnnSubs = l2_phase2("aclnnSubs")
-
-
-@l2_phase1("aclnnInplaceSubs")
+@l2_api
 def aclnnInplaceSubsGetWorkspaceSize(
     selfRef: aclTensor | None, other: aclScalar | None, alpha: aclScalar | None
 ) -> tuple[int, aclOpExecutor | None, int]:
@@ -205,16 +196,4 @@ def aclnnInplaceSubsGetWorkspaceSize(
     return _subs("aclnnInplaceSubs", selfRef, other, alpha, selfRef)
 
 
-aclnnInplaceSubs = l2_phase2("aclnnInplaceSubs")
-
 OPS = (SUB,)
-L2_APIS = {
-    "aclnnSubGetWorkspaceSize": aclnnSubGetWorkspaceSize,
-    "aclnnSub": aclnnSub,
-    "aclnnInplaceSubGetWorkspaceSize": aclnnInplaceSubGetWorkspaceSize,
-    "aclnnInplaceSub": aclnnInplaceSub,
-    "aclnnSubsGetWorkspaceSize": aclnnSubsGetWorkspaceSize,
-    "aclnnSubs": aclnnSubs,
-    "aclnnInplaceSubsGetWorkspaceSize": aclnnInplaceSubsGetWorkspaceSize,
-    "aclnnInplaceSubs": aclnnInplaceSubs,
-}

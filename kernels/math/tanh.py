@@ -25,7 +25,7 @@ from emulator.kernels.math.unary import (
 )
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
-from emulator.opdev import l2_phase1, l2_phase2
+from emulator.opdev import l2_api
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -60,14 +60,14 @@ def _tanh_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tup
     return plan_unary(api, self, out, tanh_l0, D.DT_FLOAT if integral else None, empty=is_empty(self, out))
 
 
-@l2_phase1("aclnnTanh")
+@l2_api
 def aclnnTanhGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnTanhGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
     return _tanh_phase1("aclnnTanh", self, out)
 
 
-@l2_phase1("aclnnInplaceTanh")
+@l2_api
 def aclnnInplaceTanhGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnInplaceTanhGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -78,13 +78,4 @@ def aclnnInplaceTanhGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, ac
     return _tanh_phase1(api, selfRef, selfRef)
 
 
-aclnnTanh = l2_phase2("aclnnTanh")
-aclnnInplaceTanh = l2_phase2("aclnnInplaceTanh")
-
 OPS = (TANH.aicore,)
-L2_APIS = {
-    "aclnnTanhGetWorkspaceSize": aclnnTanhGetWorkspaceSize,
-    "aclnnTanh": aclnnTanh,
-    "aclnnInplaceTanhGetWorkspaceSize": aclnnInplaceTanhGetWorkspaceSize,
-    "aclnnInplaceTanh": aclnnInplaceTanh,
-}

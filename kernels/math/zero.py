@@ -28,8 +28,7 @@ from emulator.opdev import (
     block_range,
     contiguous,
     create_executor,
-    l2_phase1,
-    l2_phase2,
+    l2_api,
     view_copy,
 )
 from emulator.opdev.checks import MAX_DIM, check_dtype, check_not_null, is_empty
@@ -67,7 +66,7 @@ def zeros_like_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
     return out if status == 0 else None
 
 
-@l2_phase1("aclnnInplaceZero")
+@l2_api
 def aclnnInplaceZeroGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
@@ -86,10 +85,4 @@ def aclnnInplaceZeroGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, ac
         return unique.release(executor.get_workspace_size())
 
 
-aclnnInplaceZero = l2_phase2("aclnnInplaceZero")
-
 OPS = (ZEROS_LIKE,)
-L2_APIS = {
-    "aclnnInplaceZeroGetWorkspaceSize": aclnnInplaceZeroGetWorkspaceSize,
-    "aclnnInplaceZero": aclnnInplaceZero,
-}

@@ -23,13 +23,14 @@ import numpy as np
 import pytest
 
 from emulator import acl, aclnn, process
+from emulator.aclnn.l2_face import phase1_of, phase2_of
 from emulator.config import Settings
 from emulator.engine.opp import soc_directory
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.build_opp import IMPL, bin_entry, kernel_json, op_file, ops_info_entry
 from emulator.meta.objects import aclTensor
-from emulator.opdev import OP_INPUT, OP_OUTPUT, OpImpl, add_to_launcher_list_aicore, create_executor, l2_phase1
-from emulator.opdev import l2_phase2 as make_phase2
+from emulator.opdev import OP_INPUT, OP_OUTPUT, OpImpl, add_to_launcher_list_aicore, create_executor
+from emulator.opdev.registry import entry_of
 
 H2D = 1
 D2H = 2
@@ -119,7 +120,6 @@ class Npu:
         return 561103, as a real L2 does when its L0 call returns null.
         """
 
-        @l2_phase1(api)
         def phase1(x: aclTensor | None, out: aclTensor | None) -> tuple[int, Any, int]:
             with create_executor() as unique:
                 executor = unique.get()
@@ -130,7 +130,13 @@ class Npu:
                     raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
                 return unique.release(executor.get_workspace_size())
 
-        return phase1, make_phase2(api)
+        phase1.__name__ = f"{api}GetWorkspaceSize"
+        phase1.__doc__ = (
+            f"aclnnStatus {api}GetWorkspaceSize(const aclTensor *x, aclTensor *out, uint64_t *workspaceSize, "
+            "aclOpExecutor **executor)"
+        )
+        entry = entry_of(phase1, __name__)
+        return phase1_of(entry), phase2_of(entry)
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ from emulator.status import AclError
 OK = AclError.ACL_SUCCESS
 
 
-@acl_api("aclrtCreateContext", "acl.rt.create_context", fail=(0,))
+@acl_api("aclrtCreateContext")
 def create_context(device_id: int) -> tuple[int, int]:
     return process.current().runtime.create_context(device_id).handle, OK
 
 
-@acl_api("aclrtDestroyContext", "acl.rt.destroy_context")
+@acl_api("aclrtDestroyContext")
 def destroy_context(context: int) -> int:
     if not context:
         raise AclNullPointer("aclrtDestroyContext", "context")
@@ -23,7 +23,7 @@ def destroy_context(context: int) -> int:
     return OK
 
 
-@acl_api("aclrtSetCurrentContext", "acl.rt.set_context")
+@acl_api("aclrtSetCurrentContext")
 def set_context(context: int) -> int:
     if not context:
         raise AclNullPointer("aclrtSetCurrentContext", "context")
@@ -31,12 +31,12 @@ def set_context(context: int) -> int:
     return OK
 
 
-@acl_api("aclrtGetCurrentContext", "acl.rt.get_context", fail=(0,))
+@acl_api("aclrtGetCurrentContext")
 def get_context() -> tuple[int, int]:
     return process.current().runtime.current_context_handle(), OK
 
 
-@acl_api("aclrtCtxGetCurrentDefaultStream", "acl.rt.ctx_get_current_default_stream", fail=(0,))
+@acl_api("aclrtCtxGetCurrentDefaultStream")
 def ctx_get_current_default_stream() -> tuple[int, int]:
     ctx = process.current().runtime.current_context()
     return int(ctx.default_stream or 0), OK

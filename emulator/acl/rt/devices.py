@@ -24,47 +24,47 @@ DEVICE_INFO = {
 }
 
 
-@acl_api("aclrtSetDevice", "acl.rt.set_device")
+@acl_api("aclrtSetDevice")
 def set_device(device_id: int) -> int:
     process.current().runtime.set_device(device_id)
     return OK
 
 
-@acl_api("aclrtResetDevice", "acl.rt.reset_device")
+@acl_api("aclrtResetDevice")
 def reset_device(device_id: int) -> int:
     process.current().runtime.reset_device(device_id, force=False)
     return OK
 
 
-@acl_api("aclrtResetDeviceForce", "acl.rt.reset_device_force")
+@acl_api("aclrtResetDeviceForce")
 def reset_device_force(device_id: int) -> int:
     process.current().runtime.reset_device(device_id, force=True)
     return OK
 
 
-@acl_api("aclrtGetDevice", "acl.rt.get_device", fail=(0,))
+@acl_api("aclrtGetDevice")
 def get_device() -> tuple[int, int]:
     return process.current().runtime.current_context().device_id, OK
 
 
-@acl_api("aclrtGetDeviceCount", "acl.rt.get_device_count", fail=(0,))
+@acl_api("aclrtGetDeviceCount")
 def get_device_count() -> tuple[int, int]:
     return process.current().runtime.device_count, OK
 
 
-@acl_api("aclrtGetRunMode", "acl.rt.get_run_mode", fail=(0,))
+@acl_api("aclrtGetRunMode")
 def get_run_mode() -> tuple[int, int]:
     """An emulated card is a PCIe card driven from the host (EP mode): ACL_HOST."""
     return ACL_HOST, OK
 
 
-@acl_api("aclrtSynchronizeDevice", "acl.rt.synchronize_device")
+@acl_api("aclrtSynchronizeDevice")
 def synchronize_device() -> int:
     _synchronize_context(-1)
     return OK
 
 
-@acl_api("aclrtSynchronizeDeviceWithTimeout", "acl.rt.synchronize_device_with_timeout")
+@acl_api("aclrtSynchronizeDeviceWithTimeout")
 def synchronize_device_with_timeout(timeout: int) -> int:
     """Waits for every stream of the current context, not of the whole device."""
     if timeout < -1:
@@ -79,7 +79,7 @@ def _synchronize_context(timeout: int) -> None:
         device.synchronize_stream(sid, timeout)
 
 
-@acl_api("aclrtGetDeviceInfo", "acl.rt.get_device_info", fail=(0,))
+@acl_api("aclrtGetDeviceInfo")
 def get_device_info(device_id: int, attr: int) -> tuple[int, int]:
     runtime = process.current().runtime
     runtime.check_device_id(device_id)
@@ -89,14 +89,14 @@ def get_device_info(device_id: int, attr: int) -> tuple[int, int]:
     return int(getattr(runtime.soc, field)), OK
 
 
-@acl_api("aclrtGetLastError", "acl.rt.get_last_error")
+@acl_api("aclrtGetLastError")
 def get_last_error(level: int) -> int:
     thread = _last_error_thread(level, "aclrtGetLastError")
     code, thread.last_error = thread.last_error, 0
     return code
 
 
-@acl_api("aclrtPeekAtLastError", "acl.rt.peek_at_last_error")
+@acl_api("aclrtPeekAtLastError")
 def peek_at_last_error(level: int) -> int:
     return _last_error_thread(level, "aclrtPeekAtLastError").last_error
 

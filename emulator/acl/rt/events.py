@@ -18,23 +18,23 @@ from emulator.status import AclError
 OK = AclError.ACL_SUCCESS
 
 
-@acl_api("aclrtCreateEvent", "acl.rt.create_event", fail=(0,))
+@acl_api("aclrtCreateEvent")
 def create_event() -> tuple[int, int]:
     """A waitable, timed event (the runtime's internal DDSYNC | TIME_LINE | STREAM_MARK set)."""
     return int(process.current().runtime.create_event(None, ex=False)), OK
 
 
-@acl_api("aclrtCreateEventWithFlag", "acl.rt.create_event_with_flag", fail=(0,))
+@acl_api("aclrtCreateEventWithFlag")
 def create_event_with_flag(flag: int) -> tuple[int, int]:
     return int(process.current().runtime.create_event(flag, ex=False)), OK
 
 
-@acl_api("aclrtCreateEventExWithFlag", "acl.rt.create_event_ex_with_flag", fail=(0,))
+@acl_api("aclrtCreateEventExWithFlag")
 def create_event_ex_with_flag(flag: int) -> tuple[int, int]:
     return int(process.current().runtime.create_event(flag, ex=True)), OK
 
 
-@acl_api("aclrtDestroyEvent", "acl.rt.destroy_event")
+@acl_api("aclrtDestroyEvent")
 def destroy_event(event: int) -> int:
     if not event:
         raise AclNullPointer("aclrtDestroyEvent", "event")
@@ -53,28 +53,28 @@ def _event_on_stream(event: int, stream: int, func: str) -> tuple[Device, Stream
     return device, sid
 
 
-@acl_api("aclrtRecordEvent", "acl.rt.record_event")
+@acl_api("aclrtRecordEvent")
 def record_event(event: int, stream: int) -> int:
     device, sid = _event_on_stream(event, stream, "aclrtRecordEvent")
     device.record_event(EventId(event), sid)
     return OK
 
 
-@acl_api("aclrtResetEvent", "acl.rt.reset_event")
+@acl_api("aclrtResetEvent")
 def reset_event(event: int, stream: int) -> int:
     device, sid = _event_on_stream(event, stream, "aclrtResetEvent")
     device.reset_event(EventId(event), sid)
     return OK
 
 
-@acl_api("aclrtStreamWaitEvent", "acl.rt.stream_wait_event")
+@acl_api("aclrtStreamWaitEvent")
 def stream_wait_event(stream: int, event: int) -> int:
     device, sid = _event_on_stream(event, stream, "aclrtStreamWaitEvent")
     device.stream_wait_event(sid, EventId(event))
     return OK
 
 
-@acl_api("aclrtQueryEvent", "acl.rt.query_event", fail=(0,))
+@acl_api("aclrtQueryEvent")
 def query_event(event: int) -> tuple[int, int]:
     """Deprecated; its status enum is inverted (COMPLETE 0) and Ex events are refused."""
     if not event:
@@ -86,7 +86,7 @@ def query_event(event: int) -> tuple[int, int]:
     return (ACL_EVENT_STATUS_COMPLETE if done else ACL_EVENT_STATUS_NOT_READY), OK
 
 
-@acl_api("aclrtQueryEventStatus", "acl.rt.query_event_status", fail=(0,))
+@acl_api("aclrtQueryEventStatus")
 def query_event_status(event: int) -> tuple[int, int]:
     """Before any record an Ex event reads COMPLETE and any other event NOT_READY."""
     if not event:
@@ -98,7 +98,7 @@ def query_event_status(event: int) -> tuple[int, int]:
     return (ACL_EVENT_RECORDED_STATUS_COMPLETE if done else ACL_EVENT_RECORDED_STATUS_NOT_READY), OK
 
 
-@acl_api("aclrtSynchronizeEvent", "acl.rt.synchronize_event")
+@acl_api("aclrtSynchronizeEvent")
 def synchronize_event(event: int) -> int:
     if not event:
         raise AclNullPointer("aclrtSynchronizeEvent", "event")
@@ -106,7 +106,7 @@ def synchronize_event(event: int) -> int:
     return OK
 
 
-@acl_api("aclrtSynchronizeEventWithTimeout", "acl.rt.synchronize_event_with_timeout")
+@acl_api("aclrtSynchronizeEventWithTimeout")
 def synchronize_event_with_timeout(event: int, timeout: int) -> int:
     if not event:
         raise AclNullPointer("aclrtSynchronizeEventWithTimeout", "event")
@@ -122,7 +122,7 @@ def synchronize_event_with_timeout(event: int, timeout: int) -> int:
     return OK
 
 
-@acl_api("aclrtEventElapsedTime", "acl.rt.event_elapsed_time", fail=(0.0,))
+@acl_api("aclrtEventElapsedTime")
 def event_elapsed_time(start: int, end: int) -> tuple[float, int]:
     """Milliseconds between two recorded, completed events, from the simulated device clock."""
     if not start:

@@ -39,23 +39,23 @@ def _malloc(size: int, policy: int, *, padded: bool) -> tuple[int, int]:
     return process.current().runtime.malloc(size, policy, padded=padded), OK
 
 
-@acl_api("aclrtMalloc", "acl.rt.malloc", fail=(0,))
+@acl_api("aclrtMalloc")
 def malloc(size: int, policy: int) -> tuple[int, int]:
     return _malloc(size, policy, padded=True)
 
 
-@acl_api("aclrtMallocCached", "acl.rt.malloc_cached", fail=(0,))
+@acl_api("aclrtMallocCached")
 def malloc_cached(size: int, policy: int) -> tuple[int, int]:
     return _malloc(size, policy, padded=True)
 
 
-@acl_api("aclrtMallocAlign32", "acl.rt.malloc_align32", fail=(0,))
+@acl_api("aclrtMallocAlign32")
 def malloc_align32(size: int, policy: int) -> tuple[int, int]:
     """Rounded to 32 bytes without the SoC's padding."""
     return _malloc(size, policy, padded=False)
 
 
-@acl_api("aclrtFree", "acl.rt.free")
+@acl_api("aclrtFree")
 def free(dev_ptr: int) -> int:
     if not dev_ptr:
         raise AclNullPointer("aclrtFree", "devPtr")
@@ -63,14 +63,14 @@ def free(dev_ptr: int) -> int:
     return OK
 
 
-@acl_api("aclrtMallocHost", "acl.rt.malloc_host", fail=(0,))
+@acl_api("aclrtMallocHost")
 def malloc_host(size: int) -> tuple[int, int]:
     if size <= 0:
         raise AclInvalidValue("aclrtMallocHost", size, "size", "must be greater than 0")
     return process.current().runtime.malloc_host(size), OK
 
 
-@acl_api("aclrtFreeHost", "acl.rt.free_host")
+@acl_api("aclrtFreeHost")
 def free_host(host_ptr: int) -> int:
     if not host_ptr:
         raise AclNullPointer("aclrtFreeHost", "hostPtr")
@@ -86,7 +86,7 @@ DDR_ATTRS: dict[int, PageKind | None] = {0: None, 2: PageKind.HUGE, 3: PageKind.
 DDR_ATTRS |= {7: PageKind.NORMAL}
 
 
-@acl_api("aclrtGetMemInfo", "acl.rt.get_mem_info", fail=(0, 0))
+@acl_api("aclrtGetMemInfo")
 def get_mem_info(attr: int) -> tuple[int, int, int]:
     """Free / total of the current device; HBM parts answer DDR queries with 0 / 0."""
     if not 0 <= attr <= 17:
@@ -149,7 +149,7 @@ def _route(dst: int, src: int) -> tuple[Direction, Device | None, AddressKind, A
     return Direction.H2H, dst_dev or src_dev, dst_kind, src_kind
 
 
-@acl_api("aclrtMemcpy", "acl.rt.memcpy")
+@acl_api("aclrtMemcpy")
 def memcpy(dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
     """Synchronous; ``kind`` is advisory, the driver routes by where the addresses are."""
     if not _check_copy("aclrtMemcpy", dst, dest_max, src, count, kind, sync=True):
@@ -173,7 +173,7 @@ PAGEABLE_KINDS: dict[tuple[AddressKind, AddressKind], set[Direction]] = {
 }
 
 
-@acl_api("aclrtMemcpyAsync", "acl.rt.memcpy_async")
+@acl_api("aclrtMemcpyAsync")
 def memcpy_async(dst: int, dest_max: int, src: int, count: int, kind: int, stream: int) -> int:
     """Queued on ``stream``; with pageable host memory the stream is synchronised and the copy done at once."""
     if not _check_copy("aclrtMemcpyAsync", dst, dest_max, src, count, kind, sync=False):
@@ -221,7 +221,7 @@ def _set_target(func: str, dev_ptr: int, max_count: int, count: int) -> Device |
     return device
 
 
-@acl_api("aclrtMemset", "acl.rt.memset")
+@acl_api("aclrtMemset")
 def memset(dev_ptr: int, max_count: int, value: int, count: int) -> int:
     """Fills ``count`` bytes with the low byte of ``value``; host or device memory, by address."""
     device = _set_target("aclrtMemset", dev_ptr, max_count, count)
@@ -230,7 +230,7 @@ def memset(dev_ptr: int, max_count: int, value: int, count: int) -> int:
     return OK
 
 
-@acl_api("aclrtMemsetAsync", "acl.rt.memset_async")
+@acl_api("aclrtMemsetAsync")
 def memset_async(dev_ptr: int, max_count: int, value: int, count: int, stream: int) -> int:
     target = _set_target("aclrtMemsetAsync", dev_ptr, max_count, count)
     if target is None:

@@ -14,18 +14,18 @@ KNOWN_STREAM_FLAGS = 0x3F  # FAST_LAUNCH … DEVICE_USE_ONLY; the ACL layer drop
 NO_WAIT_FLAGS = 0x4 | 0x10 | 0x20  # PERSISTENT, CPU_SCHEDULE, DEVICE_USE_ONLY: synchronize returns at once
 
 
-@acl_api("aclrtCreateStream", "acl.rt.create_stream", fail=(0,))
+@acl_api("aclrtCreateStream")
 def create_stream() -> tuple[int, int]:
     return int(process.current().runtime.create_stream(0, 0)), OK
 
 
-@acl_api("aclrtCreateStreamWithConfig", "acl.rt.create_stream_with_config", fail=(0,))
+@acl_api("aclrtCreateStreamWithConfig")
 def create_stream_with_config(priority: int, flag: int) -> tuple[int, int]:
     """Priority is clamped to 0..7, unknown flag bits are dropped (both as the real ACL layer does)."""
     return int(process.current().runtime.create_stream(priority, flag & KNOWN_STREAM_FLAGS)), OK
 
 
-@acl_api("aclrtDestroyStream", "acl.rt.destroy_stream")
+@acl_api("aclrtDestroyStream")
 def destroy_stream(stream: int) -> int:
     """Waits for the stream's pending tasks, then destroys it."""
     if not stream:
@@ -34,7 +34,7 @@ def destroy_stream(stream: int) -> int:
     return OK
 
 
-@acl_api("aclrtDestroyStreamForce", "acl.rt.destroy_stream_force")
+@acl_api("aclrtDestroyStreamForce")
 def destroy_stream_force(stream: int) -> int:
     """Drops the stream's pending tasks, then destroys it."""
     if not stream:
@@ -43,13 +43,13 @@ def destroy_stream_force(stream: int) -> int:
     return OK
 
 
-@acl_api("aclrtSynchronizeStream", "acl.rt.synchronize_stream")
+@acl_api("aclrtSynchronizeStream")
 def synchronize_stream(stream: int) -> int:
     _synchronize(stream, -1)
     return OK
 
 
-@acl_api("aclrtSynchronizeStreamWithTimeout", "acl.rt.synchronize_stream_with_timeout")
+@acl_api("aclrtSynchronizeStreamWithTimeout")
 def synchronize_stream_with_timeout(stream: int, timeout: int) -> int:
     if timeout < -1:
         raise AclTimeoutInvalid("aclrtSynchronizeStreamWithTimeout", timeout)
@@ -71,7 +71,7 @@ def _synchronize(stream: int, timeout: int) -> None:
     device.synchronize_stream(sid, timeout)
 
 
-@acl_api("aclrtStreamQuery", "acl.rt.stream_query", fail=(0,))
+@acl_api("aclrtStreamQuery")
 def stream_query(stream: int) -> tuple[int, int]:
     device, sid = process.current().runtime.resolve_stream(stream, submit=False)
     return (ACL_STREAM_STATUS_COMPLETE if device.stream_done(sid) else ACL_STREAM_STATUS_NOT_READY), OK

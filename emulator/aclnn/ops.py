@@ -1,0 +1,247 @@
+"""The op entry points of the aclnn face, one line per C function.
+
+Generated from the op registry by ``python -m emulator.capi.generate``; do not edit (a test
+fails when it is stale). The callables are built in emulator/aclnn/l2_face.py.
+"""
+
+from emulator.aclnn.l2_face import Phase1, Phase2, phase1, phase2
+
+aclnnAddGetWorkspaceSize: Phase1 = phase1("aclnnAdd")
+aclnnAdd: Phase2 = phase2("aclnnAdd")
+aclnnInplaceAddGetWorkspaceSize: Phase1 = phase1("aclnnInplaceAdd")
+aclnnInplaceAdd: Phase2 = phase2("aclnnInplaceAdd")
+aclnnAddsGetWorkspaceSize: Phase1 = phase1("aclnnAdds")
+aclnnAdds: Phase2 = phase2("aclnnAdds")
+aclnnInplaceAddsGetWorkspaceSize: Phase1 = phase1("aclnnInplaceAdds")
+aclnnInplaceAdds: Phase2 = phase2("aclnnInplaceAdds")
+aclnnSubGetWorkspaceSize: Phase1 = phase1("aclnnSub")
+aclnnSub: Phase2 = phase2("aclnnSub")
+aclnnInplaceSubGetWorkspaceSize: Phase1 = phase1("aclnnInplaceSub")
+aclnnInplaceSub: Phase2 = phase2("aclnnInplaceSub")
+aclnnSubsGetWorkspaceSize: Phase1 = phase1("aclnnSubs")
+aclnnSubs: Phase2 = phase2("aclnnSubs")
+aclnnInplaceSubsGetWorkspaceSize: Phase1 = phase1("aclnnInplaceSubs")
+aclnnInplaceSubs: Phase2 = phase2("aclnnInplaceSubs")
+aclnnMulGetWorkspaceSize: Phase1 = phase1("aclnnMul")
+aclnnMul: Phase2 = phase2("aclnnMul")
+aclnnInplaceMulGetWorkspaceSize: Phase1 = phase1("aclnnInplaceMul")
+aclnnInplaceMul: Phase2 = phase2("aclnnInplaceMul")
+aclnnMulsGetWorkspaceSize: Phase1 = phase1("aclnnMuls")
+aclnnMuls: Phase2 = phase2("aclnnMuls")
+aclnnInplaceMulsGetWorkspaceSize: Phase1 = phase1("aclnnInplaceMuls")
+aclnnInplaceMuls: Phase2 = phase2("aclnnInplaceMuls")
+aclnnDivGetWorkspaceSize: Phase1 = phase1("aclnnDiv")
+aclnnDiv: Phase2 = phase2("aclnnDiv")
+aclnnInplaceDivGetWorkspaceSize: Phase1 = phase1("aclnnInplaceDiv")
+aclnnInplaceDiv: Phase2 = phase2("aclnnInplaceDiv")
+aclnnDivsGetWorkspaceSize: Phase1 = phase1("aclnnDivs")
+aclnnDivs: Phase2 = phase2("aclnnDivs")
+aclnnInplaceDivsGetWorkspaceSize: Phase1 = phase1("aclnnInplaceDivs")
+aclnnInplaceDivs: Phase2 = phase2("aclnnInplaceDivs")
+aclnnCastGetWorkspaceSize: Phase1 = phase1("aclnnCast")
+aclnnCast: Phase2 = phase2("aclnnCast")
+aclnnEqTensorGetWorkspaceSize: Phase1 = phase1("aclnnEqTensor")
+aclnnEqTensor: Phase2 = phase2("aclnnEqTensor")
+aclnnInplaceEqTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceEqTensor")
+aclnnInplaceEqTensor: Phase2 = phase2("aclnnInplaceEqTensor")
+aclnnGtTensorGetWorkspaceSize: Phase1 = phase1("aclnnGtTensor")
+aclnnGtTensor: Phase2 = phase2("aclnnGtTensor")
+aclnnInplaceGtTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceGtTensor")
+aclnnInplaceGtTensor: Phase2 = phase2("aclnnInplaceGtTensor")
+aclnnGtScalarGetWorkspaceSize: Phase1 = phase1("aclnnGtScalar")
+aclnnGtScalar: Phase2 = phase2("aclnnGtScalar")
+aclnnInplaceGtScalarGetWorkspaceSize: Phase1 = phase1("aclnnInplaceGtScalar")
+aclnnInplaceGtScalar: Phase2 = phase2("aclnnInplaceGtScalar")
+aclnnAbsGetWorkspaceSize: Phase1 = phase1("aclnnAbs")
+aclnnAbs: Phase2 = phase2("aclnnAbs")
+aclnnNegGetWorkspaceSize: Phase1 = phase1("aclnnNeg")
+aclnnNeg: Phase2 = phase2("aclnnNeg")
+aclnnInplaceNegGetWorkspaceSize: Phase1 = phase1("aclnnInplaceNeg")
+aclnnInplaceNeg: Phase2 = phase2("aclnnInplaceNeg")
+aclnnExpGetWorkspaceSize: Phase1 = phase1("aclnnExp")
+aclnnExp: Phase2 = phase2("aclnnExp")
+aclnnInplaceExpGetWorkspaceSize: Phase1 = phase1("aclnnInplaceExp")
+aclnnInplaceExp: Phase2 = phase2("aclnnInplaceExp")
+aclnnLogGetWorkspaceSize: Phase1 = phase1("aclnnLog")
+aclnnLog: Phase2 = phase2("aclnnLog")
+aclnnInplaceLogGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLog")
+aclnnInplaceLog: Phase2 = phase2("aclnnInplaceLog")
+aclnnSqrtGetWorkspaceSize: Phase1 = phase1("aclnnSqrt")
+aclnnSqrt: Phase2 = phase2("aclnnSqrt")
+aclnnInplaceSqrtGetWorkspaceSize: Phase1 = phase1("aclnnInplaceSqrt")
+aclnnInplaceSqrt: Phase2 = phase2("aclnnInplaceSqrt")
+aclnnRsqrtGetWorkspaceSize: Phase1 = phase1("aclnnRsqrt")
+aclnnRsqrt: Phase2 = phase2("aclnnRsqrt")
+aclnnInplaceRsqrtGetWorkspaceSize: Phase1 = phase1("aclnnInplaceRsqrt")
+aclnnInplaceRsqrt: Phase2 = phase2("aclnnInplaceRsqrt")
+aclnnReluGetWorkspaceSize: Phase1 = phase1("aclnnRelu")
+aclnnRelu: Phase2 = phase2("aclnnRelu")
+aclnnInplaceReluGetWorkspaceSize: Phase1 = phase1("aclnnInplaceRelu")
+aclnnInplaceRelu: Phase2 = phase2("aclnnInplaceRelu")
+aclnnSigmoidGetWorkspaceSize: Phase1 = phase1("aclnnSigmoid")
+aclnnSigmoid: Phase2 = phase2("aclnnSigmoid")
+aclnnInplaceSigmoidGetWorkspaceSize: Phase1 = phase1("aclnnInplaceSigmoid")
+aclnnInplaceSigmoid: Phase2 = phase2("aclnnInplaceSigmoid")
+aclnnGeluGetWorkspaceSize: Phase1 = phase1("aclnnGelu")
+aclnnGelu: Phase2 = phase2("aclnnGelu")
+aclnnSiluGetWorkspaceSize: Phase1 = phase1("aclnnSilu")
+aclnnSilu: Phase2 = phase2("aclnnSilu")
+aclnnTanhGetWorkspaceSize: Phase1 = phase1("aclnnTanh")
+aclnnTanh: Phase2 = phase2("aclnnTanh")
+aclnnInplaceTanhGetWorkspaceSize: Phase1 = phase1("aclnnInplaceTanh")
+aclnnInplaceTanh: Phase2 = phase2("aclnnInplaceTanh")
+aclnnReduceSumGetWorkspaceSize: Phase1 = phase1("aclnnReduceSum")
+aclnnReduceSum: Phase2 = phase2("aclnnReduceSum")
+aclnnMeanGetWorkspaceSize: Phase1 = phase1("aclnnMean")
+aclnnMean: Phase2 = phase2("aclnnMean")
+aclnnAmaxGetWorkspaceSize: Phase1 = phase1("aclnnAmax")
+aclnnAmax: Phase2 = phase2("aclnnAmax")
+aclnnSoftmaxGetWorkspaceSize: Phase1 = phase1("aclnnSoftmax")
+aclnnSoftmax: Phase2 = phase2("aclnnSoftmax")
+aclnnLayerNormGetWorkspaceSize: Phase1 = phase1("aclnnLayerNorm")
+aclnnLayerNorm: Phase2 = phase2("aclnnLayerNorm")
+aclnnLayerNormWithImplModeGetWorkspaceSize: Phase1 = phase1("aclnnLayerNormWithImplMode")
+aclnnLayerNormWithImplMode: Phase2 = phase2("aclnnLayerNormWithImplMode")
+aclnnRmsNormGetWorkspaceSize: Phase1 = phase1("aclnnRmsNorm")
+aclnnRmsNorm: Phase2 = phase2("aclnnRmsNorm")
+aclnnMmGetWorkspaceSize: Phase1 = phase1("aclnnMm")
+aclnnMm: Phase2 = phase2("aclnnMm")
+aclnnMatmulGetWorkspaceSize: Phase1 = phase1("aclnnMatmul")
+aclnnMatmul: Phase2 = phase2("aclnnMatmul")
+aclnnBatchMatMulGetWorkspaceSize: Phase1 = phase1("aclnnBatchMatMul")
+aclnnBatchMatMul: Phase2 = phase2("aclnnBatchMatMul")
+aclnnPermuteGetWorkspaceSize: Phase1 = phase1("aclnnPermute")
+aclnnPermute: Phase2 = phase2("aclnnPermute")
+aclnnInplaceCopyGetWorkspaceSize: Phase1 = phase1("aclnnInplaceCopy")
+aclnnInplaceCopy: Phase2 = phase2("aclnnInplaceCopy")
+aclnnInplaceFillScalarGetWorkspaceSize: Phase1 = phase1("aclnnInplaceFillScalar")
+aclnnInplaceFillScalar: Phase2 = phase2("aclnnInplaceFillScalar")
+aclnnInplaceZeroGetWorkspaceSize: Phase1 = phase1("aclnnInplaceZero")
+aclnnInplaceZero: Phase2 = phase2("aclnnInplaceZero")
+aclnnCatGetWorkspaceSize: Phase1 = phase1("aclnnCat")
+aclnnCat: Phase2 = phase2("aclnnCat")
+aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
+aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
+aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
+aclnnCummax: Phase2 = phase2("aclnnCummax")
+
+__all__ = [
+    "aclnnAddGetWorkspaceSize",
+    "aclnnAdd",
+    "aclnnInplaceAddGetWorkspaceSize",
+    "aclnnInplaceAdd",
+    "aclnnAddsGetWorkspaceSize",
+    "aclnnAdds",
+    "aclnnInplaceAddsGetWorkspaceSize",
+    "aclnnInplaceAdds",
+    "aclnnSubGetWorkspaceSize",
+    "aclnnSub",
+    "aclnnInplaceSubGetWorkspaceSize",
+    "aclnnInplaceSub",
+    "aclnnSubsGetWorkspaceSize",
+    "aclnnSubs",
+    "aclnnInplaceSubsGetWorkspaceSize",
+    "aclnnInplaceSubs",
+    "aclnnMulGetWorkspaceSize",
+    "aclnnMul",
+    "aclnnInplaceMulGetWorkspaceSize",
+    "aclnnInplaceMul",
+    "aclnnMulsGetWorkspaceSize",
+    "aclnnMuls",
+    "aclnnInplaceMulsGetWorkspaceSize",
+    "aclnnInplaceMuls",
+    "aclnnDivGetWorkspaceSize",
+    "aclnnDiv",
+    "aclnnInplaceDivGetWorkspaceSize",
+    "aclnnInplaceDiv",
+    "aclnnDivsGetWorkspaceSize",
+    "aclnnDivs",
+    "aclnnInplaceDivsGetWorkspaceSize",
+    "aclnnInplaceDivs",
+    "aclnnCastGetWorkspaceSize",
+    "aclnnCast",
+    "aclnnEqTensorGetWorkspaceSize",
+    "aclnnEqTensor",
+    "aclnnInplaceEqTensorGetWorkspaceSize",
+    "aclnnInplaceEqTensor",
+    "aclnnGtTensorGetWorkspaceSize",
+    "aclnnGtTensor",
+    "aclnnInplaceGtTensorGetWorkspaceSize",
+    "aclnnInplaceGtTensor",
+    "aclnnGtScalarGetWorkspaceSize",
+    "aclnnGtScalar",
+    "aclnnInplaceGtScalarGetWorkspaceSize",
+    "aclnnInplaceGtScalar",
+    "aclnnAbsGetWorkspaceSize",
+    "aclnnAbs",
+    "aclnnNegGetWorkspaceSize",
+    "aclnnNeg",
+    "aclnnInplaceNegGetWorkspaceSize",
+    "aclnnInplaceNeg",
+    "aclnnExpGetWorkspaceSize",
+    "aclnnExp",
+    "aclnnInplaceExpGetWorkspaceSize",
+    "aclnnInplaceExp",
+    "aclnnLogGetWorkspaceSize",
+    "aclnnLog",
+    "aclnnInplaceLogGetWorkspaceSize",
+    "aclnnInplaceLog",
+    "aclnnSqrtGetWorkspaceSize",
+    "aclnnSqrt",
+    "aclnnInplaceSqrtGetWorkspaceSize",
+    "aclnnInplaceSqrt",
+    "aclnnRsqrtGetWorkspaceSize",
+    "aclnnRsqrt",
+    "aclnnInplaceRsqrtGetWorkspaceSize",
+    "aclnnInplaceRsqrt",
+    "aclnnReluGetWorkspaceSize",
+    "aclnnRelu",
+    "aclnnInplaceReluGetWorkspaceSize",
+    "aclnnInplaceRelu",
+    "aclnnSigmoidGetWorkspaceSize",
+    "aclnnSigmoid",
+    "aclnnInplaceSigmoidGetWorkspaceSize",
+    "aclnnInplaceSigmoid",
+    "aclnnGeluGetWorkspaceSize",
+    "aclnnGelu",
+    "aclnnSiluGetWorkspaceSize",
+    "aclnnSilu",
+    "aclnnTanhGetWorkspaceSize",
+    "aclnnTanh",
+    "aclnnInplaceTanhGetWorkspaceSize",
+    "aclnnInplaceTanh",
+    "aclnnReduceSumGetWorkspaceSize",
+    "aclnnReduceSum",
+    "aclnnMeanGetWorkspaceSize",
+    "aclnnMean",
+    "aclnnAmaxGetWorkspaceSize",
+    "aclnnAmax",
+    "aclnnSoftmaxGetWorkspaceSize",
+    "aclnnSoftmax",
+    "aclnnLayerNormGetWorkspaceSize",
+    "aclnnLayerNorm",
+    "aclnnLayerNormWithImplModeGetWorkspaceSize",
+    "aclnnLayerNormWithImplMode",
+    "aclnnRmsNormGetWorkspaceSize",
+    "aclnnRmsNorm",
+    "aclnnMmGetWorkspaceSize",
+    "aclnnMm",
+    "aclnnMatmulGetWorkspaceSize",
+    "aclnnMatmul",
+    "aclnnBatchMatMulGetWorkspaceSize",
+    "aclnnBatchMatMul",
+    "aclnnPermuteGetWorkspaceSize",
+    "aclnnPermute",
+    "aclnnInplaceCopyGetWorkspaceSize",
+    "aclnnInplaceCopy",
+    "aclnnInplaceFillScalarGetWorkspaceSize",
+    "aclnnInplaceFillScalar",
+    "aclnnInplaceZeroGetWorkspaceSize",
+    "aclnnInplaceZero",
+    "aclnnCatGetWorkspaceSize",
+    "aclnnCat",
+    "aclnnSearchSortedGetWorkspaceSize",
+    "aclnnSearchSorted",
+    "aclnnCummaxGetWorkspaceSize",
+    "aclnnCummax",
+]

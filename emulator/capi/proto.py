@@ -1,0 +1,193 @@
+"""One entry of the prototype table: a C function as its header declares it.
+
+An entry is written as the C declaration itself (so it reads like the header and cannot drift
+from it), with two annotations C has no syntax for:
+
+- ``name[count]`` after an array parameter names the parameter holding its length
+  (``const int64_t *viewDims[viewDimsNum]``); an out array whose count is an out parameter too
+  (``int64_t **viewDims[viewDimsNum], uint64_t *viewDimsNum``) comes back to Python as one list.
+- ``@host`` after a ``void *`` marks a pointer to a host value (aclCreateScalar's ``value``): the
+  Python face takes the value itself.
+
+Direction follows C: ``T **`` and a non-const ``T *`` to a number or enum are out-parameters
+(dropped from the Python arguments, returned first); everything else is an input. The C layer's
+headers and forwarders strip the annotations and print the declaration as written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from emulator.capi.types import (
+    CALLBACKS,
+    ENUMS,
+    INTEGERS,
+    META_HANDLES,
+    RUNTIME_HANDLES,
+    VALUE,
+    CType,
+    array_type,
+    handle_type,
+    pointer_type,
+    scalar_type,
+)
+
+NUMBERS = (*INTEGERS, *ENUMS, "float", "double", "bool")
+_DECL = re.compile(r"^\s*(?P<ret>.+?)\s*\b(?P<name>\w+)\s*\((?P<params>.*)\)\s*$", re.S)
+_PARAM = re.compile(
+    r"^(?P<const>const\s+)?(?P<type>\w+)\s*(?P<stars>(?:\*\s*(?:const\s*)?)*)\s*(?P<name>\w+)"
+    r"\s*(?:\[(?P<count>[^\]]*)\])?\s*(?P<host>@host)?$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One C parameter: its name, C spelling, Python-side type and direction."""
+
+    name: str
+    c_decl: str  # as the header prints it: ``const int64_t *viewDims``
+    ctype: CType
+    out: bool = False
+    count: str | None = None  # the parameter holding an array's length
+
+    @property
+    def is_array(self) -> bool:
+        return self.ctype.kind == "array"
+
+
+@dataclass(frozen=True, slots=True)
+class Ret:
+    """What a function returns: a status, a pointer (nullptr on failure), a string or nothing."""
+
+    spelling: str
+    kind: str  # "status", "handle", "str", "void", "int"
+
+
+@dataclass(frozen=True)
+class Proto:
+    """A C function of the API, described once.
+
+    ``py_name`` is its pyACL name (``acl.rt.malloc``) for runtime calls; ``failure`` is its natural
+    failure status (what a null out-pointer or an injected fault returns; None for a function
+    that returns a pointer, whose failure is nullptr); ``header`` is the CANN header it lives in.
+    """
+
+    c_name: str
+    ret: Ret
+    params: tuple[Param, ...]
+    header: str
+    py_name: str | None = None
+    failure: int | None = None
+    declaration: str = field(default="", compare=False)
+
+    @property
+    def inputs(self) -> tuple[Param, ...]:
+        """The Python arguments, in C order: every input, counts included, out-parameters dropped."""
+        return tuple(p for p in self.params if not p.out)
+
+    @property
+    def outputs(self) -> tuple[Param, ...]:
+        """The out-values Python gets back before the status (an out array's count merged into it)."""
+        merged = {p.count for p in self.params if p.out and p.count}
+        return tuple(p for p in self.params if p.out and p.name not in merged)
+
+    def c_signature(self) -> str:
+        """The declaration as a header prints it (annotations stripped)."""
+        params = ", ".join(p.c_decl for p in self.params) or "void"
+        ret = self.ret.spelling
+        sep = "" if ret.endswith("*") else " "
+        return f"{ret}{sep}{self.c_name}({params})"
+
+
+def _ret(spelling: str) -> Ret:
+    text = " ".join(spelling.replace("*", " * ").split())
+    if text in ("aclError", "aclnnStatus"):
+        return Ret(text, "status")
+    if text == "void":
+        return Ret(text, "void")
+    if text == "const char *":
+        return Ret("const char *", "str")
+    if text.endswith(" *") and text.removesuffix(" *").removeprefix("const ") in META_HANDLES:
+        return Ret(text, "handle")
+    if text in INTEGERS:
+        return Ret(text, "int")
+    raise ValueError(f"unsupported return type {spelling!r}")
+
+
+def _param(text: str, counts_out: set[str]) -> Param:
+    match = _PARAM.match(" ".join(text.split()))
+    if match is None:
+        raise ValueError(f"cannot read C parameter {text!r}")
+    is_const = match["const"] is not None
+    base = match["type"]
+    stars = match["stars"].count("*")
+    name = match["name"]
+    count = match["count"]
+    star_text = match["stars"].replace(" ", "")
+    c_decl = f"{'const ' if is_const else ''}{base} {star_text.replace('const', ' const ').strip()}{name}".replace(
+        "  ", " "
+    )
+    if stars == 0:
+        return Param(name, c_decl, scalar_type(base))
+    if match["host"]:
+        return Param(name, c_decl, VALUE)
+    if stars == 1:
+        if base in NUMBERS and not is_const and count is None:
+            return Param(name, c_decl, scalar_type(base), out=True)
+        if base in NUMBERS:
+            return Param(name, c_decl, array_type(base, is_const), count=count or None)
+        if base in RUNTIME_HANDLES and not is_const:
+            return Param(name, c_decl, scalar_type(base), out=True)  # aclrtStream *stream: created here
+        return Param(name, c_decl, pointer_type(base, is_const))
+    # T **: an out-parameter, or an array of handles when it is annotated with an input count
+    if count is not None and count not in counts_out and base in META_HANDLES:
+        return Param(name, c_decl, array_type(base, True), count=count)
+    if base == "void":
+        return Param(name, c_decl, scalar_type("uint64_t"), out=True)  # an address comes back as an int
+    if base in NUMBERS:
+        return Param(name, c_decl, array_type(base, False), out=True, count=count)
+    if base in META_HANDLES:
+        return Param(name, c_decl, handle_type(base, False), out=True)
+    raise ValueError(f"unsupported C parameter {text!r}")
+
+
+def _split(params: str) -> list[str]:
+    text = params.strip()
+    if text in ("", "void"):
+        return []
+    return [part.strip() for part in text.split(",")]
+
+
+def _out_counts(parts: list[str]) -> set[str]:
+    """Names of the out-parameters that hold a count (``uint64_t *viewDimsNum``)."""
+    names = set()
+    for part in parts:
+        match = _PARAM.match(" ".join(part.split()))
+        if match and match["stars"].count("*") == 1 and match["type"] in INTEGERS and not match["const"]:
+            names.add(match["name"])
+    return names
+
+
+def parse(declaration: str, *, header: str, py_name: str | None = None, failure: int | None = None) -> Proto:
+    """A Proto from its C declaration (with the table's annotations)."""
+    match = _DECL.match(declaration)
+    if match is None:
+        raise ValueError(f"cannot read C declaration {declaration!r}")
+    parts = _split(match["params"])
+    counts_out = _out_counts(parts)
+    params = tuple(_param(part, counts_out) for part in parts)
+    names = [p.name for p in params]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{match['name']}: a parameter name repeats")
+    for p in params:
+        if (
+            p.count is not None
+            and p.count not in names
+            and not p.count.replace("+", "").replace(" ", "").isidentifier()
+        ):
+            raise ValueError(f"{match['name']}: {p.name}'s count {p.count!r} names no parameter")
+    return Proto(match["name"], _ret(match["ret"]), params, header, py_name, failure, declaration)
+
+
+__all__ = ["CALLBACKS", "Param", "Proto", "Ret", "parse"]

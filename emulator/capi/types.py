@@ -1,0 +1,227 @@
+"""The C types of the API and the Python values each one accepts, written once.
+
+Every parameter of every C function in the prototype table has one of these types; the faces'
+argument checks, the C headers and the C forwarders all come from them. What a type accepts is
+what a C compiler (or pyACL's argument parser) would let through:
+
+- integer types (``int32_t``, ``uint64_t``, ``size_t``, the enums ``aclDataType`` …) take ``int``
+  and numpy integers, never ``float``, ``str`` or ``bool``, within the width's range. The range
+  is the union of the signed and the unsigned range, because C converts ``-1`` to a ``size_t``
+  silently: the callee then sees ``SIZE_MAX`` and fails the way the real one does.
+- ``float`` / ``double`` take ``int``, ``float`` and numpy numbers (not ``bool``).
+- ``bool`` takes ``bool`` and ``numpy.bool_``.
+- ``const char *`` takes ``str`` or ``None`` (nullptr).
+- a handle pointer (``const aclTensor *``) takes that class or ``None``; an ``aclOpExecutor *``
+  takes any object or address but a str, float or bool (C lets a cast through; the callee
+  reports a foreign object by its magic number).
+- an array (``const int64_t *`` with its count) takes a list, a tuple or a 1-D numpy array of
+  the element type, or ``None``.
+- ``void *`` and the runtime handles (``aclrtStream``, ``aclrtEvent``, ``aclrtContext``) take an
+  integer address or ``None``; ``const void *value`` of aclCreateScalar takes a number, a numpy
+  scalar or ``bytes``; a function pointer takes a callable or ``None``.
+
+Anything else raises ``TypeError`` before the call, as the compiler would have refused it. The
+pyACL face parses as pyACL does (emulator.boundary.pyacl_accepts): integers and pointers of any
+size, strings never None.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Accept = Callable[[object], bool]
+
+
+def is_integer(value: object) -> bool:
+    """An int or numpy integer (IntEnum members are ints); never a bool, float or str."""
+    kind = type(value)
+    if kind is int:
+        return True
+    if kind is bool or isinstance(value, bool | np.bool_):
+        return False
+    return isinstance(value, int | np.integer)
+
+
+def _int_range(bits: int) -> Accept:
+    lo, hi = -(1 << (bits - 1)), (1 << bits) - 1
+
+    def accept(value: object) -> bool:
+        return is_integer(value) and lo <= operator.index(value) <= hi  # type: ignore[arg-type]
+
+    return accept
+
+
+def is_real(value: object) -> bool:
+    return (isinstance(value, int | float | np.integer | np.floating)) and not isinstance(value, bool | np.bool_)
+
+
+def is_bool(value: object) -> bool:
+    return isinstance(value, bool | np.bool_)
+
+
+def _optional(accept: Accept) -> Accept:
+    return lambda value: value is None or accept(value)
+
+
+def _sequence_of(element: Accept, numpy_kinds: str) -> Accept:
+    def accept(value: object) -> bool:
+        if value is None:
+            return True
+        if isinstance(value, np.ndarray):
+            return value.ndim == 1 and value.dtype.kind in numpy_kinds
+        return isinstance(value, list | tuple) and all(element(item) for item in value)
+
+    return accept
+
+
+def is_address(value: object) -> bool:
+    """``void *`` and the runtime handles: an integer address; None and 0 are nullptr."""
+    return value is None or is_integer(value)
+
+
+def is_opaque_pointer(value: object) -> bool:
+    """An ``aclOpExecutor *``: any object or address stands for a pointer (C lets a cast through and the
+    callee tells a foreign object by its magic number); a str, a float or a bool is no pointer.
+    """
+    return not isinstance(value, str | bytes | float | bool | np.floating | np.bool_)
+
+
+def is_host_value(value: object) -> bool:
+    """aclCreateScalar's ``const void *value``: the value itself, a numpy scalar or its raw bytes."""
+    return value is None or isinstance(
+        value, bool | int | float | complex | np.generic | bytes | bytearray | memoryview
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CType:
+    """One C type: its spelling in a header, what it accepts from Python, how a C forwarder passes it.
+
+    ``kind`` is the forwarder's conversion class (``int``, ``float``, ``bool``, ``str``, ``handle``,
+    ``array``, ``address``, ``value``, ``callback``); ``element`` is an array's element type.
+    """
+
+    spelling: str
+    kind: str
+    accepts: Accept
+    python: str  # how the Python face annotates it
+    element: str | None = None
+
+    def check(self, value: object) -> bool:
+        return self.accepts(value)
+
+
+def _integer(spelling: str, bits: int) -> CType:
+    return CType(spelling, "int", _int_range(bits), "int")
+
+
+INTEGERS: dict[str, int] = {
+    "int8_t": 8,
+    "uint8_t": 8,
+    "int16_t": 16,
+    "uint16_t": 16,
+    "int32_t": 32,
+    "uint32_t": 32,
+    "int": 32,
+    "int64_t": 64,
+    "uint64_t": 64,
+    "size_t": 64,
+}
+# The C enums of the API are int-sized (what a compiler makes of them).
+ENUMS = (
+    "aclDataType",
+    "aclFormat",
+    "aclrtMemMallocPolicy",
+    "aclrtMemcpyKind",
+    "aclrtMemAttr",
+    "aclrtRunMode",
+    "aclrtDevAttr",
+    "aclrtLastErrLevel",
+    "aclrtEventStatus",
+    "aclrtEventRecordedStatus",
+    "aclrtStreamStatus",
+    "aclrtFloatOverflowMode",
+)
+# Handles of the runtime: opaque pointers that Python holds as integers (pyACL's convention).
+RUNTIME_HANDLES = ("aclrtStream", "aclrtEvent", "aclrtContext")
+# Parameter objects of acl_meta.h: Python holds the object itself.
+META_HANDLES = (
+    "aclTensor",
+    "aclScalar",
+    "aclIntArray",
+    "aclFloatArray",
+    "aclBoolArray",
+    "aclTensorList",
+    "aclScalarList",
+    "aclOpExecutor",
+)
+CALLBACKS = ("aclrtCallback",)
+
+
+def scalar_type(spelling: str) -> CType:
+    """The CType of a non-pointer spelling (``int64_t``, ``double``, ``aclDataType``, ``aclrtStream``)."""
+    if spelling in INTEGERS:
+        return _integer(spelling, INTEGERS[spelling])
+    if spelling in ENUMS:
+        return _integer(spelling, 32)
+    if spelling in ("float", "double"):
+        return CType(spelling, "float", is_real, "float")
+    if spelling == "bool":
+        return CType(spelling, "bool", is_bool, "bool")
+    if spelling in RUNTIME_HANDLES:
+        return CType(spelling, "address", is_address, "int | None")
+    if spelling in CALLBACKS:
+        return CType(spelling, "callback", lambda v: v is None or callable(v), "Callable[..., Any] | None")
+    raise KeyError(f"no C type {spelling!r} in the table's vocabulary")
+
+
+def pointer_type(spelling: str, is_const: bool) -> CType:
+    """The CType of ``T *`` when it is an input (a handle, an array, an address or a string)."""
+    if spelling == "char" and is_const:
+        return CType("const char *", "str", _optional(lambda v: isinstance(v, str)), "str | None")
+    if spelling == "void":
+        return CType(("const " if is_const else "") + "void *", "address", is_address, "int | None")
+    if spelling in META_HANDLES:
+        return handle_type(spelling, is_const)
+    raise KeyError(f"no pointer type {spelling!r} *")
+
+
+def handle_type(name: str, is_const: bool) -> CType:
+    from emulator.meta import objects  # the parameter-object classes; objects imports nothing of capi
+
+    if name == "aclOpExecutor":
+        accept = is_opaque_pointer
+    else:
+        cls: Any = getattr(objects, name)
+        accept = _optional(lambda v: isinstance(v, cls))
+    return CType(("const " if is_const else "") + f"{name} *", "handle", accept, f"{name} | None")
+
+
+def array_type(element: str, is_const: bool) -> CType:
+    """``const T *`` read as an array (its count is another parameter, or implied)."""
+    prefix = "const " if is_const else ""
+    if element in INTEGERS:
+        accept = _sequence_of(_int_range(INTEGERS[element]), "iu")
+        python = "Sequence[int] | None"
+    elif element in ("float", "double"):
+        accept = _sequence_of(is_real, "iuf")
+        python = "Sequence[float] | None"
+    elif element == "bool":
+        accept = _sequence_of(is_bool, "b")
+        python = "Sequence[bool] | None"
+    elif element in META_HANDLES:
+        handle = handle_type(element, True)
+        accept = _sequence_of(handle.accepts, "")
+        python = f"Sequence[{element} | None] | None"
+        return CType(f"{prefix}{element} *const *", "array", accept, python, element)
+    else:
+        raise KeyError(f"no array of {element!r}")
+    return CType(f"{prefix}{element} *", "array", accept, python, element)
+
+
+VALUE = CType("const void *", "value", is_host_value, "object")
