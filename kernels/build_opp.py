@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -116,6 +117,34 @@ def render() -> dict[Path, str]:
             files[IMPL / "kernel" / "config" / socdir / f"{op_file(impl.op_type)}.json"] = _dump({"binList": entries})
     files[Path("vendors/config.ini")] = "# vendor packages, highest priority first: priority=<v1>,<v2>\n"
     return files
+
+
+def write_custom_package(root: Path, impls: Sequence[OpImpl], socdirs: Sequence[str] = SOC_DIRS) -> Path:
+    """An op package of one's own under ``root`` (``op_impl/ai_core/tbe/...``, the layout a custom
+    package has under ASCEND_CUSTOM_OPP_PATH) describing ``impls``' binaries for each SoC folder.
+
+    This is how a user ships an op without editing the emulator: write the package once, point
+    ASCEND_CUSTOM_OPP_PATH at ``root``, and bind the op module's L2 entry points
+    (``emulator.aclnn.bind_ops``).
+    """
+    impl_dir = root / IMPL.relative_to("built-in")
+    files: dict[Path, Any] = {}
+    for socdir in socdirs:
+        ops_info = {impl.op_type: ops_info_entry(impl, socdir) for impl in impls}
+        files[impl_dir / "config" / socdir / f"aic-{socdir}-ops-info.json"] = ops_info
+        for impl in impls:
+            entries = []
+            for spec in _bins_for(impl, socdir):
+                entry, name = bin_entry(impl, spec, socdir)
+                entries.append(entry)
+                files[impl_dir / "kernel" / socdir / op_file(impl.op_type) / f"{name}.json"] = kernel_json(
+                    impl, name, entry
+                )
+            files[impl_dir / "kernel" / "config" / socdir / f"{op_file(impl.op_type)}.json"] = {"binList": entries}
+    for path, data in files.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=1))
+    return root
 
 
 def _dump(data: Any) -> str:

@@ -57,6 +57,7 @@ from emulator.aclnn.executor_api import (
     aclSetOutputTensorAddr,
     aclSetTensorAddr,
 )
+from emulator.aclnn.l2_face import bind as bind_ops
 
 # The op entry points (aclnnAddGetWorkspaceSize, aclnnAdd …), generated from the op registry: the
 # face is the top floor, so it may import the op library; the ops never import the face.

@@ -27,7 +27,7 @@ from emulator.aclnn.l2_face import phase1_of, phase2_of
 from emulator.config import Settings
 from emulator.engine.opp import soc_directory
 from emulator.errors import AclnnInnerNullptr
-from emulator.kernels.build_opp import IMPL, bin_entry, kernel_json, op_file, ops_info_entry
+from emulator.kernels.build_opp import write_custom_package
 from emulator.meta.objects import aclTensor
 from emulator.opdev import OP_INPUT, OP_OUTPUT, OpImpl, add_to_launcher_list_aicore, create_executor
 from emulator.opdev.registry import entry_of
@@ -146,24 +146,8 @@ def npu(emu: process.EmulatedProcess) -> Npu:
 
 
 def write_package(root: Path, impls: Sequence[OpImpl], socdir: str) -> Path:
-    """A custom op package under ``root`` (``op_impl/ai_core/tbe/...``) describing ``impls``' binaries."""
-    impl_dir = root / IMPL.relative_to("built-in")
-    files: dict[Path, Any] = {}
-    ops_info = {impl.op_type: ops_info_entry(impl, socdir) for impl in impls}
-    files[impl_dir / "config" / socdir / f"aic-{socdir}-ops-info.json"] = ops_info
-    for impl in impls:
-        entries = []
-        for spec in impl.bins:
-            entry, name = bin_entry(impl, spec, socdir)
-            entries.append(entry)
-            files[impl_dir / "kernel" / socdir / op_file(impl.op_type) / f"{name}.json"] = kernel_json(
-                impl, name, entry
-            )
-        files[impl_dir / "kernel" / "config" / socdir / f"{op_file(impl.op_type)}.json"] = {"binList": entries}
-    for path, data in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=1))
-    return root
+    """A custom op package under ``root`` describing ``impls``' binaries for one SoC folder."""
+    return write_custom_package(root, impls, (socdir,))
 
 
 @pytest.fixture
