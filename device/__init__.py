@@ -7,9 +7,18 @@ card does not have, so each backend module is imported only when it is asked for
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from emulator.device.interface import Device
+from emulator.device.interface import Device, DeviceCaps
 from emulator.device.soc import SocProfile, load_soc
+
+if TYPE_CHECKING:  # mypy proves each backend is a Device; at run time nothing is imported
+    from emulator.device.ascend import AscendNpu
+    from emulator.device.simulated.npu import SimulatedNpu
+
+    def _backends_are_devices(simulated: SimulatedNpu, ascend: AscendNpu) -> tuple[Device, Device]:
+        return simulated, ascend
+
 
 BACKENDS: dict[str, str] = {
     "simulated": "emulator.device.simulated.npu:SimulatedNpu",
@@ -28,4 +37,4 @@ def open_device(backend: str, device_id: int, soc: SocProfile | str | None = Non
     return device
 
 
-__all__ = ["BACKENDS", "Device", "open_device"]
+__all__ = ["BACKENDS", "Device", "DeviceCaps", "open_device"]

@@ -10,7 +10,14 @@ this file is exercised on machines without a card.
 Fidelity notes:
 - Python kernels cannot run on a card: ``launch`` raises FeatureNotSupported. On hardware the
   op provider is the real libopapi (DESIGN.md's second seam), not this class.
-- Race reports and simulated time do not exist here: a card runs tasks when it runs them.
+- Race reports, task listeners and eager mode do not exist here: a card runs tasks when it runs
+  them and pyACL reports neither their names nor their times. Each raises FeatureNotSupported
+  (and ``caps`` says so) rather than pretending, so a trace or a race check knows it sees nothing.
+- pyACL returns only a pointer, so what an allocation occupies is computed by the runtime's own
+  rules (``memory_rules``), as the simulator computes it; the page kind is the policy's first
+  choice (a HUGE_FIRST fallback to 4 KiB pages under memory pressure is invisible from here).
+- ``block_workers`` tunes how the simulator spreads a Python kernel's blocks over host threads;
+  a card runs no Python kernels, so the setting has nothing to act on and is accepted as is.
 """
 
 from __future__ import annotations
@@ -19,19 +26,21 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from emulator.device import errors
+from emulator.device import errors, memory_rules
 from emulator.device.interface import (
     AddressKind,
     AllocationInfo,
+    DeviceCaps,
     DevicePtr,
     Direction,
     EventId,
     KernelLaunch,
     MemInfo,
     PageKind,
+    RaceReport,
     StreamId,
+    TaskListener,
 )
-from emulator.device.simulated.heap import charge, rounded_size
 from emulator.device.soc import DEFAULT_SOC, SocProfile, available_socs, load_soc
 
 DIRECTION_KIND = {Direction.H2H: 0, Direction.H2D: 1, Direction.D2H: 2, Direction.D2D: 3}
@@ -49,9 +58,24 @@ def _error_classes() -> dict[int, type[errors.DeviceError]]:
 class AscendNpu:
     """One real device, driven through pyACL."""
 
+    device_id: int
+    soc: SocProfile
+    caps: DeviceCaps = DeviceCaps(runs_python_kernels=False, supports_task_listeners=False, detects_races=False)
+
     def __init__(
-        self, device_id: int = 0, soc: SocProfile | None = None, *, acl_module: ModuleType | None = None, **_: Any
+        self,
+        device_id: int = 0,
+        soc: SocProfile | None = None,
+        *,
+        eager: bool = False,
+        block_workers: int = 1,
+        acl_module: ModuleType | None = None,
     ) -> None:
+        if eager:
+            raise errors.FeatureNotSupported(
+                "eager mode (tasks run at enqueue) is a simulator debugging switch; a card schedules tasks itself",
+                feature="eager",
+            )
         try:
             self._acl: Any = acl_module or importlib.import_module("acl")
         except ImportError as exc:
@@ -63,10 +87,10 @@ class AscendNpu:
         self._check(self._acl.rt.set_device(device_id))
         name = self._acl.get_soc_name()
         self.soc = soc or load_soc(name if name in available_socs() else DEFAULT_SOC)
-        self._allocations: dict[int, AllocationInfo] = {}
-        self._pinned: dict[int, int] = {}
-        self._recorded: set[int] = set()
-        self._ex_events: set[int] = set()
+        self._allocations: dict[DevicePtr, AllocationInfo] = {}
+        self._pinned: dict[int, int] = {}  # host address -> reserved (rounded) size
+        self._recorded: set[EventId] = set()
+        self._ex_events: set[EventId] = set()
 
     def _check(self, ret: int) -> None:
         if ret != 0:
@@ -80,18 +104,20 @@ class AscendNpu:
     # -- memory -----------------------------------------------------------------------------
     def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> DevicePtr:
         alloc = self._acl.rt.malloc if padded else self._acl.rt.malloc_align32
-        ptr, ret = alloc(size, policy)
+        raw, ret = alloc(size, policy)
         self._check(ret)
-        alloc_size = rounded_size(size, self.soc.padding_size if padded else 0)
-        kind = PageKind.HUGE if alloc_size > 1 << 20 and policy & 0xFF in (0, 1, 3, 4) else PageKind.NORMAL
-        self._allocations[ptr] = AllocationInfo(ptr, size, alloc_size, charge(alloc_size, kind), kind, policy, tag)
-        return DevicePtr(ptr)
+        ptr = DevicePtr(raw)
+        alloc_size = memory_rules.alloc_size(size, policy, padded=padded, soc_padding=self.soc.padding_size)
+        kind = memory_rules.page_preference(alloc_size, policy)[0]
+        charged = memory_rules.charge(alloc_size, kind)
+        self._allocations[ptr] = AllocationInfo(ptr, size, alloc_size, charged, kind, policy, tag)
+        return ptr
 
-    def free(self, ptr: int) -> AllocationInfo:
+    def free(self, ptr: DevicePtr) -> AllocationInfo:
         self._check(self._acl.rt.free(ptr))
         return self._allocations.pop(ptr)
 
-    def allocation(self, ptr: int) -> AllocationInfo | None:
+    def allocation(self, ptr: DevicePtr) -> AllocationInfo | None:
         return self._allocations.get(ptr)
 
     def live_allocations(self) -> list[AllocationInfo]:
@@ -105,7 +131,7 @@ class AscendNpu:
     def malloc_host(self, size: int) -> int:
         ptr, ret = self._acl.rt.malloc_host(size)
         self._check(ret)
-        self._pinned[ptr] = size
+        self._pinned[int(ptr)] = memory_rules.pinned_size(size)
         return int(ptr)
 
     def free_host(self, ptr: int) -> int:
@@ -113,11 +139,11 @@ class AscendNpu:
         return self._pinned.pop(ptr)
 
     def classify(self, ptr: int) -> AddressKind:
-        for start, info in self._allocations.items():
-            if start <= ptr < start + info.alloc_size:
+        for info in self._allocations.values():
+            if info.addr <= ptr < info.addr + info.alloc_size:
                 return AddressKind.DEVICE
-        for start, size in self._pinned.items():
-            if start <= ptr < start + size:
+        for host, size in self._pinned.items():
+            if host <= ptr < host + size:
                 return AddressKind.PINNED_HOST
         return AddressKind.UNREGISTERED
 
@@ -155,15 +181,16 @@ class AscendNpu:
 
     def create_event(self, flags: int | None, *, ex: bool = False) -> EventId:
         if flags is None:
-            event, ret = self._acl.rt.create_event()
+            raw, ret = self._acl.rt.create_event()
         elif ex:
-            event, ret = self._acl.rt.create_event_ex_with_flag(flags)
+            raw, ret = self._acl.rt.create_event_ex_with_flag(flags)
         else:
-            event, ret = self._acl.rt.create_event_with_flag(flags)
+            raw, ret = self._acl.rt.create_event_with_flag(flags)
         self._check(ret)
+        event = EventId(raw)
         if ex:
             self._ex_events.add(event)
-        return EventId(event)
+        return event
 
     def destroy_event(self, event: EventId) -> None:
         self._check(self._acl.rt.destroy_event(event))
@@ -203,7 +230,22 @@ class AscendNpu:
     # -- kernels ----------------------------------------------------------------------------
     def launch(self, kernel: KernelLaunch, stream: StreamId) -> None:
         raise errors.FeatureNotSupported(
-            f"kernel {kernel.name}: Python kernels run only on the simulated NPU; on a card use the real op provider"
+            f"kernel {kernel.name}: Python kernels run only on the simulated NPU; on a card use the real op provider",
+            feature="python kernels",
+        )
+
+    # -- observation ------------------------------------------------------------------------
+    def add_task_listener(self, listener: TaskListener) -> None:
+        raise errors.FeatureNotSupported(
+            "a card does not report the tasks it ran through pyACL; use msprof for device timelines",
+            feature="task listeners",
+        )
+
+    @property
+    def races(self) -> list[RaceReport]:
+        raise errors.FeatureNotSupported(
+            "a card does not detect host operations that race queued tasks; the simulator does",
+            feature="race detection",
         )
 
     def close(self) -> None:

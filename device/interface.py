@@ -7,6 +7,12 @@ copy direction from ``aclrtMemcpyKind`` — lives in ``emulator``; a backend onl
 runtime and the driver do: hand out memory, move bytes, queue and run tasks, keep time.
 Addresses are plain ints: device addresses are never host-dereferenceable, host addresses are
 real process addresses (pinned memory from ``malloc_host`` or any numpy buffer).
+
+The protocol is exactly what both backends implement and what the layers above use; a member
+one backend cannot honour is still implemented there and raises ``FeatureNotSupported``, and its
+``DeviceCaps`` flag says so in advance, so a caller checks ``device.caps``, never ``hasattr``.
+tests/backend/test_protocol_conformance.py fails when a backend's signature drifts from this one.
+Sizing rules every backend shares (aclrtMalloc rounding, pages, charging) are in ``memory_rules``.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, Flag, IntEnum, auto
 from typing import NamedTuple, NewType, Protocol
+
+import numpy as np
 
 from emulator.device.soc import SocProfile
 
@@ -79,6 +87,19 @@ class Engine(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class DeviceCaps:
+    """What a backend can do beyond the floor every backend shares (tinygrad-style capability flags).
+
+    A False flag means the matching protocol member raises ``FeatureNotSupported`` (207000), so a
+    caller that wants to degrade gracefully checks the flag first instead of probing attributes.
+    """
+
+    runs_python_kernels: bool  # launch() runs KernelLaunch.func block by block
+    supports_task_listeners: bool  # add_task_listener() sees every task the device ran
+    detects_races: bool  # races lists host operations that touched memory a queued task used
+
+
+@dataclass(frozen=True, slots=True)
 class MemInfo:
     free: int
     total: int
@@ -87,7 +108,7 @@ class MemInfo:
 class AllocationInfo(NamedTuple):
     """One live device allocation as the driver sees it (a NamedTuple: made on every malloc, so cheap)."""
 
-    addr: int
+    addr: DevicePtr
     size: int  # what the caller asked for
     alloc_size: int  # ALIGN_UP(size, 32) + pad: the bytes that are addressable
     charged: int  # whole pages of alloc_size: what capacity accounting counts
@@ -142,7 +163,7 @@ class KernelLaunch:
     duration_us: float | None = None  # cost-model override; None derives it from the bytes touched
     attrs: dict[str, object] = field(default_factory=dict)
     printf: Callable[[str], None] | None = None  # where kernel prints go (None: dropped, as without debug)
-    check: Callable[[list[object]], None] | None = None  # run after the blocks (debug-kernel output checks)
+    check: Callable[[list[np.ndarray]], None] | None = None  # run after the blocks (debug-kernel output checks)
     bounds_checked: bool = False  # debug kernels: a slice past the end of a buffer is an exception
     inline_args: tuple[tuple[int, bytes], ...] = ()  # (position, bytes): host data carried in the argument block
 
@@ -155,25 +176,35 @@ class RaceReport:
     addr: int
     nbytes: int
     task: str
-    stream: int
+    stream: StreamId
+
+
+TaskListener = Callable[[StreamId, str, float, float], None]
+"""Told after each task ran: (stream, task name, start and duration in microseconds of device time)."""
 
 
 class Device(Protocol):
-    """The seam between the emulated runtime and a backend (simulated or real)."""
+    """The seam between the emulated runtime and a backend (simulated or real).
+
+    Constructors take ``(device_id, soc, *, eager, block_workers)``, which is what
+    ``open_device`` passes on from the settings; a backend may add keyword options of its own.
+    """
 
     device_id: int
     soc: SocProfile
+    caps: DeviceCaps
 
     # memory
     def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> DevicePtr: ...
-    def free(self, ptr: int) -> AllocationInfo: ...
-    def allocation(self, ptr: int) -> AllocationInfo | None: ...
+    def free(self, ptr: DevicePtr) -> AllocationInfo: ...
+    def allocation(self, ptr: DevicePtr) -> AllocationInfo | None: ...
+    def live_allocations(self) -> list[AllocationInfo]: ...
     def mem_info(self, page_kind: PageKind | None = None) -> MemInfo: ...
     def malloc_host(self, size: int) -> int: ...
-    def free_host(self, ptr: int) -> int: ...
+    def free_host(self, ptr: int) -> int: ...  # the rounded size that was reserved
     def classify(self, ptr: int) -> AddressKind: ...
 
-    # copies and sets; stream None = synchronous
+    # copies and sets (host or device addresses); stream None = synchronous
     def copy(self, dst: int, src: int, count: int, direction: Direction, stream: StreamId | None) -> None: ...
     def memset(self, ptr: int, value: int, count: int, stream: StreamId | None) -> None: ...
 
@@ -182,16 +213,24 @@ class Device(Protocol):
     def destroy_stream(self, stream: StreamId, *, force: bool = False) -> None: ...
     def synchronize_stream(self, stream: StreamId, timeout_ms: int = -1) -> None: ...
     def stream_done(self, stream: StreamId) -> bool: ...
-    def create_event(self, flags: int) -> EventId: ...
+    def synchronize(self) -> None: ...  # every stream of the device
+    # flags None is aclrtCreateEvent (no flags argument); ex marks aclrtCreateEventExWithFlag
+    def create_event(self, flags: int | None, *, ex: bool = False) -> EventId: ...
     def destroy_event(self, event: EventId) -> None: ...
     def record_event(self, event: EventId, stream: StreamId) -> None: ...
     def reset_event(self, event: EventId, stream: StreamId) -> None: ...
     def stream_wait_event(self, stream: StreamId, event: EventId) -> None: ...
     def synchronize_event(self, event: EventId, timeout_ms: int = -1) -> None: ...
     def event_state(self, event: EventId) -> tuple[bool, bool]: ...  # (recorded, complete)
+    def event_is_ex(self, event: EventId) -> bool: ...
     def event_elapsed_ms(self, start: EventId, end: EventId) -> float: ...
 
-    # kernels
+    # kernels (caps.runs_python_kernels)
     def launch(self, kernel: KernelLaunch, stream: StreamId) -> None: ...
+
+    # observation (caps.supports_task_listeners, caps.detects_races)
+    def add_task_listener(self, listener: TaskListener) -> None: ...
+    @property
+    def races(self) -> list[RaceReport]: ...
 
     def close(self) -> None: ...

@@ -9,6 +9,7 @@ per C-named call.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 import time
@@ -16,9 +17,13 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
+import structlog
+
 from emulator import process
 from emulator.process import EmulatedProcess
 from emulator.tracking import Resource
+
+log = structlog.get_logger(logger_name="emulator.trace")
 
 HOST_PID = 1
 DEVICE_PID_BASE = 100
@@ -26,7 +31,7 @@ DEVICE_PID_BASE = 100
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    kind: str  # "api" | "task" | "resource" | "counter"
+    kind: str  # "api" | "task" | "resource" | "counter" | "note"
     name: str
     ts_us: float
     dur_us: float = 0.0
@@ -78,14 +83,22 @@ class Tracer:
                             args={"used": info.total - info.free}))  # fmt: skip
 
     def attach_devices(self) -> None:
+        """Listen to the tasks of every opened device; a backend that cannot report them gets a note instead.
+
+        The note keeps the trace honest: on a card (no task listeners) the stream lanes are empty
+        because nothing was observable, not because nothing ran.
+        """
         for device in self.proc.runtime.opened_devices():
-            if device.device_id in self._attached or not hasattr(device, "task_listeners"):
+            if device.device_id in self._attached:
                 continue
             self._attached.add(device.device_id)
             device_id = device.device_id
-            device.task_listeners.append(  # type: ignore[attr-defined]
-                lambda sid, name, start, dur, d=device_id: self.task(d, int(sid), name, start, dur)
-            )
+            if not device.caps.supports_task_listeners:
+                text = f"device {device_id}: {type(device).__name__} does not report device tasks; no stream lanes"
+                self._add(Event("note", text, self.now_us(), device=device_id))
+                log.warning("trace.device_tasks_unobservable", device=device_id, backend=type(device).__name__)
+                continue
+            device.add_task_listener(functools.partial(self.task, device_id))
 
     # -- views ------------------------------------------------------------------------------
     def chrome(self) -> dict[str, Any]:
@@ -113,7 +126,7 @@ class Tracer:
                             "args": ev.args})  # fmt: skip
             else:
                 out.append({"name": ev.name, "ph": "i", "s": "t", "ts": ev.ts_us, "pid": HOST_PID, "tid": ev.thread,
-                            "cat": "resource", "args": ev.args})  # fmt: skip
+                            "cat": ev.kind, "args": ev.args})  # fmt: skip
         return {"traceEvents": out, "displayTimeUnit": "ms", "otherData": {"tool": "opbase-emu"}}
 
     def text(self) -> str:
@@ -129,6 +142,8 @@ class Tracer:
             elif ev.kind == "task":
                 lines.append(f"{stamp}      device {ev.device} stream {ev.stream:#x}: ran {ev.name} "
                              f"({ev.dur_us:.2f} us simulated)")  # fmt: skip
+            elif ev.kind == "note":
+                lines.append(f"{stamp}  note: {ev.name}")
         return "\n".join(lines)
 
     def svg(self, width: int = 1000) -> str:

@@ -1,12 +1,10 @@
 """The simulated HBM: a virtual device address space with exact capacity accounting.
 
 Fidelity notes (spec/runtime.md section 6.1):
-- The size asked of the driver is ``ALIGN_UP(size, 32) + pad``; ``pad`` is the SoC's
-  ``padding_size`` unless the caller says the padding does not apply (aclrtMallocAlign32,
-  the 1 GiB policies). Capacity is charged in whole pages of that size.
-- Page policies follow the driver code, not the docs: HUGE_FIRST (and any unknown policy)
-  uses 2 MiB pages when the rounded size is over 1 MiB and falls back to 4 KiB pages when
-  they do not fit; HUGE_ONLY / NORMAL_ONLY never fall back.
+- Sizes, padding, page choice and page-granular charging are the real runtime's rules and live
+  in ``device/memory_rules.py``, shared with the real-card backend; this module applies them
+  to a finite capacity: the first page kind of the policy's preference that still fits is
+  used (so HUGE_FIRST falls back to 4 KiB pages when 2 MiB pages do not fit), none is 207001.
 - Bytes live in one lazily created numpy buffer per allocation, never in an HBM-sized array,
   so a 64 GiB part costs nothing until memory is touched. New memory is poisoned (0xFF: NaN in
   every float type), because aclrtMalloc does not clear.
@@ -23,33 +21,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from emulator.device import memory_rules
 from emulator.device.errors import FeatureNotSupported, InvalidAddress, OutOfMemory
-from emulator.device.interface import AllocationInfo, MemInfo, MemPolicy, PageKind
+from emulator.device.interface import AllocationInfo, DevicePtr, MemInfo, PageKind
 
 POISON = 0xFF
-HUGE_FIRST_THRESHOLD = 1 * 1024 * 1024  # rounded sizes above this try 2 MiB pages first
 DEVICE_BASE = 0x12C0_0000_0000  # far from any real host mapping on x86-64 / aarch64 Linux
 DEVICE_SPAN = 1 << 40  # each device gets its own terabyte of address space
 FREED_REMEMBERED = 256
-
-GIANT_POLICIES = frozenset({MemPolicy.HUGE1G_ONLY, MemPolicy.HUGE1G_ONLY_P2P})
-HUGE_POLICIES = frozenset({MemPolicy.HUGE_ONLY, MemPolicy.HUGE_ONLY_P2P})
-NORMAL_POLICIES = frozenset({MemPolicy.NORMAL_ONLY, MemPolicy.NORMAL_ONLY_P2P})
-GIANT_ONLY = (PageKind.GIANT,)
-HUGE_ONLY = (PageKind.HUGE,)
-NORMAL_ONLY = (PageKind.NORMAL,)
-HUGE_FIRST = (PageKind.HUGE, PageKind.NORMAL)
-PAGE_SIZES = {kind: kind.page_size for kind in PageKind}
-
-
-def rounded_size(size: int, padding: int) -> int:
-    """ALIGN_UP(size, 32) + padding: what aclrtMalloc asks of the driver."""
-    return (size + 31) // 32 * 32 + padding
-
-
-def charge(alloc_size: int, kind: PageKind) -> int:
-    page = PAGE_SIZES[kind]
-    return (alloc_size + page - 1) // page * page
 
 
 @dataclass(slots=True)
@@ -58,7 +37,7 @@ class Allocation:
     buffer: np.ndarray | None = None  # created on first touch
 
     @property
-    def addr(self) -> int:
+    def addr(self) -> DevicePtr:
         return self.info.addr
 
     @property
@@ -83,14 +62,12 @@ class Heap:
 
     # -- allocation -------------------------------------------------------------------------
     def allocate(self, size: int, policy: int, *, padded: bool, tag: str) -> Allocation:
-        base = policy & 0xFF
-        giant = base in GIANT_POLICIES
-        if giant and not self.huge1g:
+        if memory_rules.is_giant(policy) and not self.huge1g:
             raise FeatureNotSupported(
                 "1 GiB pages are not supported on this SoC", policy=policy, feature="HUGE1G pages"
             )
-        alloc_size = rounded_size(size, self.padding if padded and not giant else 0)
-        kind = self._choose_pages(alloc_size, base)
+        alloc_size = memory_rules.alloc_size(size, policy, padded=padded, soc_padding=self.padding)
+        kind = self._choose_pages(alloc_size, policy)
         if kind is None:
             raise OutOfMemory(
                 "Failed to allocate memory requested by APP module.",
@@ -99,8 +76,8 @@ class Heap:
                 used=self.used,
                 capacity=self.capacity,
             )
-        charged = charge(alloc_size, kind)
-        addr = self._take_address(charged, PAGE_SIZES[kind])
+        charged = memory_rules.charge(alloc_size, kind)
+        addr = self._take_address(charged, kind.page_size)
         alloc = Allocation(AllocationInfo(addr, size, alloc_size, charged, kind, policy, tag))
         self._live[addr] = alloc
         self._starts.append(addr)  # addresses only grow, so the list stays sorted
@@ -108,29 +85,20 @@ class Heap:
         self.peak = max(self.peak, self.used)
         return alloc
 
-    def _choose_pages(self, alloc_size: int, base: int) -> PageKind | None:
+    def _choose_pages(self, alloc_size: int, policy: int) -> PageKind | None:
+        """The first page kind of the policy's preference whose whole pages still fit."""
         free = self.capacity - self.used
-        if base in GIANT_POLICIES:
-            order = GIANT_ONLY
-        elif base in HUGE_POLICIES:
-            order = HUGE_ONLY
-        elif base in NORMAL_POLICIES:
-            order = NORMAL_ONLY
-        elif alloc_size > HUGE_FIRST_THRESHOLD:  # HUGE_FIRST, its P2P twin, and unknown policies
-            order = HUGE_FIRST
-        else:
-            order = NORMAL_ONLY
-        for kind in order:
-            if charge(alloc_size, kind) <= free:
+        for kind in memory_rules.page_preference(alloc_size, policy):
+            if memory_rules.charge(alloc_size, kind) <= free:
                 return kind
         return None
 
-    def _take_address(self, charged: int, align: int) -> int:
+    def _take_address(self, charged: int, align: int) -> DevicePtr:
         addr = (self._next + align - 1) // align * align
         self._next = addr + charged
         if self._next > self._limit:  # never in practice: a terabyte of address space per device
             raise OutOfMemory("device address space exhausted", charged=charged)
-        return addr
+        return DevicePtr(addr)
 
     def release(self, addr: int) -> Allocation:
         alloc = self._live.pop(addr, None)

@@ -2,18 +2,18 @@
 
 Clients write into it with ctypes and read it back with numpy, so the address handed out is a
 real one: the start of a numpy buffer this table keeps alive until ``free_host``. Sizes are
-rounded to 32 bytes and the start is 64-byte aligned, as the runtime documents.
+rounded and starts aligned by the runtime's rules (``device/memory_rules.py``: 32 and 64 bytes).
 """
 
 from __future__ import annotations
 
 import bisect
+import ctypes
 
 import numpy as np
 
 from emulator.device.errors import InvalidAddress
-
-ALIGN = 64
+from emulator.device.memory_rules import PINNED_ALIGN, pinned_size
 
 
 class PinnedHost:
@@ -23,9 +23,9 @@ class PinnedHost:
         self.used = 0
 
     def allocate(self, size: int) -> int:
-        rounded = (size + 31) // 32 * 32
-        raw = np.empty(rounded + ALIGN, dtype=np.uint8)
-        offset = (-raw.ctypes.data) % ALIGN
+        rounded = pinned_size(size)
+        raw = np.empty(rounded + PINNED_ALIGN, dtype=np.uint8)
+        offset = (-raw.ctypes.data) % PINNED_ALIGN
         addr = raw.ctypes.data + offset
         self._buffers[addr] = (raw, rounded)
         bisect.insort(self._starts, addr)
@@ -58,6 +58,5 @@ class PinnedHost:
 
 def host_view(addr: int, nbytes: int) -> np.ndarray:
     """A uint8 view of real process memory at ``addr`` (numpy data, bytes buffers, pinned memory)."""
-    import ctypes
-
-    return np.frombuffer((ctypes.c_uint8 * nbytes).from_address(addr), dtype=np.uint8)
+    # memoryview: numpy's stubs do not list ctypes arrays as buffers, though they are
+    return np.frombuffer(memoryview((ctypes.c_uint8 * nbytes).from_address(addr)), dtype=np.uint8)

@@ -11,6 +11,8 @@ Fidelity notes:
   refused instead of dereferenced, so a swapped host/device pointer is an error, not a crash.
 - Kernels are SPMD: ``func`` runs once per block with its block index and the tiling bytes;
   a block that declares more unified buffer than the SoC has fails like an AI Core exception.
+- Every capability flag is on: Python kernels run, every task is reported to task listeners
+  with its simulated start and duration, and races are detected.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from emulator.device.interface import (
     AllocationInfo,
     BlockContext,
     BufferArg,
+    DeviceCaps,
     DevicePtr,
     Direction,
     EventId,
@@ -37,6 +40,7 @@ from emulator.device.interface import (
     PageKind,
     RaceReport,
     StreamId,
+    TaskListener,
 )
 from emulator.device.simulated import cost
 from emulator.device.simulated.bounds import checked
@@ -55,6 +59,10 @@ NULL_PAGE = 0x10000
 class SimulatedNpu:
     """The in-process device model behind the Device protocol."""
 
+    device_id: int
+    soc: SocProfile
+    caps: DeviceCaps = DeviceCaps(runs_python_kernels=True, supports_task_listeners=True, detects_races=True)
+
     def __init__(
         self, device_id: int = 0, soc: SocProfile | None = None, *, eager: bool = False, block_workers: int = 1
     ) -> None:
@@ -70,17 +78,21 @@ class SimulatedNpu:
         self.scheduler = Scheduler(
             device_id=device_id, max_streams=self.soc.max_streams, max_events=self.soc.max_events, eager=eager
         )
-        self.races: list[RaceReport] = []
+        self._races: list[RaceReport] = []
         self.race_listeners: list[Callable[[RaceReport], None]] = []
         self.lock = threading.RLock()
         self.block_workers = block_workers
         self._pool: ThreadPoolExecutor | None = None
         self._log = log.bind(device=device_id)
 
+    def add_task_listener(self, listener: TaskListener) -> None:
+        """Observe every finished task (the lifecycle trace's device lanes), on the simulated clock."""
+        self.scheduler.task_listeners.append(listener)
+
     @property
-    def task_listeners(self) -> list[Callable[[StreamId, str, float, float], None]]:
-        """Observers of finished tasks (the lifecycle trace's device lanes)."""
-        return self.scheduler.task_listeners
+    def races(self) -> list[RaceReport]:
+        """Every synchronous host operation so far that touched memory a queued task still used."""
+        return self._races
 
     @property
     def eager(self) -> bool:
@@ -97,7 +109,7 @@ class SimulatedNpu:
         self._log.debug("device.malloc", addr=alloc.addr, size=size, charged=alloc.info.charged, tag=tag)
         return DevicePtr(alloc.addr)
 
-    def free(self, ptr: int) -> AllocationInfo:
+    def free(self, ptr: DevicePtr) -> AllocationInfo:
         with self.lock:
             alloc = self.heap.get(ptr)
             if alloc is not None:
@@ -106,7 +118,7 @@ class SimulatedNpu:
         self._log.debug("device.free", addr=ptr, charged=info.charged)
         return info
 
-    def allocation(self, ptr: int) -> AllocationInfo | None:
+    def allocation(self, ptr: DevicePtr) -> AllocationInfo | None:
         alloc = self.heap.get(ptr)
         return alloc.info if alloc is not None else None
 
@@ -201,7 +213,7 @@ class SimulatedNpu:
             return
         for task in conflicts:
             report = RaceReport(operation, addr, nbytes, task.name, task.stream)
-            self.races.append(report)
+            self._races.append(report)
             self._log.warning(
                 "device.race",
                 operation=operation,

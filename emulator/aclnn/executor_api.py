@@ -17,7 +17,7 @@ import structlog
 from emulator import process
 from emulator.boundary import report_undefined
 from emulator.cface import Address, aclnn_api, address, live
-from emulator.device.interface import Direction
+from emulator.device.interface import Device, Direction
 from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, AclnnParamNullptr
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
 from emulator.meta.objects import Handle, aclTensor, aclTensorList, numel
@@ -178,10 +178,10 @@ def aclDumpOpTensors(
     return OK
 
 
-def _dump_one(device: object, tensor: aclTensor, path: Path) -> None:
+def _dump_one(device: Device, tensor: aclTensor, path: Path) -> None:
     nbytes = calc_shape_bytes(numel(tensor.storage_shape), tensor.dtype)
     raw = np.empty(nbytes, dtype=np.uint8)
-    device.copy(raw.ctypes.data, tensor.data_addr, nbytes, Direction.D2H, None)  # type: ignore[attr-defined]
+    device.copy(raw.ctypes.data, tensor.data_addr, nbytes, Direction.D2H, None)
     np_dtype = numpy_dtype(tensor.dtype)
     data = raw.view(np_dtype).reshape(tensor.storage_shape) if np_dtype is not None else raw
     np.save(path, data)

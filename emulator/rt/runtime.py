@@ -15,6 +15,7 @@ which device an address lives on. Rules follow spec/runtime.md sections 2-7:
 from __future__ import annotations
 
 import threading
+from typing import NoReturn
 
 import structlog
 
@@ -31,7 +32,7 @@ from emulator.device.errors import (
     InvalidValue,
     WrongContext,
 )
-from emulator.device.interface import AddressKind, AllocationInfo, EventId, StreamId
+from emulator.device.interface import AddressKind, AllocationInfo, DevicePtr, EventId, StreamId
 from emulator.device.soc import SocProfile, load_soc
 from emulator.rt.context import Context, DeviceSlot
 from emulator.tracking import Registry
@@ -312,16 +313,16 @@ class Runtime:
             device_id = self._device_memory.get(ptr)
             if device_id is None:
                 self._raise_bad_free(ptr)
-            info = self._slots[device_id].device.free(ptr)
+            info = self._slots[device_id].device.free(DevicePtr(ptr))
             del self._device_memory[ptr]
             self.registry.remove("device_memory", ptr)
             return info
 
-    def _raise_bad_free(self, ptr: int) -> None:
+    def _raise_bad_free(self, ptr: int) -> NoReturn:
         """Let the device that owns the address window describe what is wrong with it."""
         for slot in self._slots.values():
             if slot.device.classify(ptr) is AddressKind.DEVICE:
-                slot.device.free(ptr)  # raises InvalidAddress with the heap's description
+                slot.device.free(DevicePtr(ptr))  # raises InvalidAddress with the heap's description
         raise InvalidAddress(f"free of {ptr:#x}: not an address returned by aclrtMalloc", addr=ptr)
 
     def device_memory(self, ptr: int) -> tuple[Device, AllocationInfo] | None:
@@ -329,7 +330,7 @@ class Runtime:
         if device_id is None:
             return None
         device = self._slots[device_id].device
-        info = device.allocation(ptr)
+        info = device.allocation(DevicePtr(ptr))
         return (device, info) if info is not None else None
 
     def malloc_host(self, size: int) -> int:
