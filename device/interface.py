@@ -17,10 +17,10 @@ Sizing rules every backend shares (aclrtMalloc rounding, pages, charging) are in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum, Flag, IntEnum, auto
-from typing import NamedTuple, NewType, Protocol
+from typing import Generic, NamedTuple, NewType, Protocol, TypeVar
 
 import numpy as np
 
@@ -127,10 +127,26 @@ class BufferArg:
 
 
 @dataclass(frozen=True, slots=True)
-class BlockContext:
+class KernelAttrs:
+    """What a compiled kernel binary has baked in: the base of one frozen dataclass per op.
+
+    Each op declares its own subclass next to its kernel (the dtypes and shapes its binary serves, its
+    attribute values, each a typed field), so a kernel reads ``ctx.attrs.alpha`` instead of unpacking a
+    string-keyed bag. The device only carries the object from the launch to every block, which is why
+    this base has no fields and ``device`` needs nothing from the op library to name it.
+    """
+
+
+NO_ATTRS = KernelAttrs()  # a launch whose function reads nothing baked in (MemSet, an upload)
+AttrsT = TypeVar("AttrsT", bound=KernelAttrs, covariant=True)
+
+
+@dataclass(frozen=True, slots=True)
+class BlockContext(Generic[AttrsT]):
     """What one SPMD block of a kernel receives besides its buffers: its index and the tiling bytes.
 
-    ``attrs`` carries what a compiled binary has baked in (dtypes, the op's attributes);
+    ``attrs`` carries what a compiled binary has baked in, as the op's own ``KernelAttrs`` dataclass
+    (a kernel annotates ``ctx: BlockContext[AddAttrs]`` and gets its fields typed);
     ``printf`` is the kernel's debug print, which reaches the log only in debug-kernel mode.
     """
 
@@ -138,7 +154,7 @@ class BlockContext:
     block_dim: int
     tiling: bytes
     ub_size: int
-    attrs: Mapping[str, object] = field(default_factory=dict)
+    attrs: AttrsT
     sink: Callable[[str], None] | None = None
 
     def printf(self, text: str) -> None:
@@ -161,7 +177,7 @@ class KernelLaunch:
     ub_bytes_per_block: int = 0
     engine: Engine = Engine.AICORE
     duration_us: float | None = None  # cost-model override; None derives it from the bytes touched
-    attrs: dict[str, object] = field(default_factory=dict)
+    attrs: KernelAttrs = NO_ATTRS  # the op's baked-in dtypes, shapes and attributes (see KernelAttrs)
     printf: Callable[[str], None] | None = None  # where kernel prints go (None: dropped, as without debug)
     check: Callable[[list[np.ndarray]], None] | None = None  # run after the blocks (debug-kernel output checks)
     bounds_checked: bool = False  # debug kernels: a slice past the end of a buffer is an exception

@@ -35,6 +35,7 @@ from emulator.device.interface import (
     DevicePtr,
     Direction,
     EventId,
+    KernelAttrs,
     KernelLaunch,
     MemInfo,
     PageKind,
@@ -346,6 +347,6 @@ class SimulatedNpu:
                 self.scheduler.destroy_stream(sid, force=True)
 
 
-def _run_blocks(func: Callable[..., None], contexts: list[BlockContext], views: list[np.ndarray]) -> None:
+def _run_blocks(func: Callable[..., None], contexts: list[BlockContext[KernelAttrs]], views: list[np.ndarray]) -> None:
     for ctx in contexts:
         func(ctx, *views)

@@ -18,12 +18,12 @@ import numpy as np
 import structlog
 
 from emulator.device.errors import AicoreOverflow
-from emulator.device.interface import Access, BufferArg, Direction, Engine, KernelLaunch
+from emulator.device.interface import Access, BufferArg, Direction, Engine, KernelAttrs, KernelLaunch
 from emulator.device.soc import SocProfile
 from emulator.engine.args import ArgPack, flatten
 from emulator.engine.kernel_mgr import OpKernelBin
 from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes
-from emulator.engine.tiling import OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
+from emulator.engine.tiling import KernelSignature, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
 from emulator.errors import AclnnError
 from emulator.meta.dtypes import numpy_dtype
 from emulator.meta.objects import aclTensor
@@ -102,17 +102,21 @@ def kernel_buffers(
     return tuple(buffers), tuple(inline)
 
 
-def _kernel_attrs(impl: OpImpl, pack: ArgPack, tiling_key: int) -> dict[str, object]:
+def kernel_signature(impl: OpImpl, pack: ArgPack) -> KernelSignature:
     """What the compiled binary knows: dtypes and shapes of its (non-null) tensors, and the attributes."""
     tensors = [t for t in flatten(pack.inputs) + flatten(pack.outputs) if t is not None]
-    return {
-        "op_type": impl.op_type,
-        "dtypes": tuple(numpy_dtype(t.dtype) for t in tensors),
-        "shapes": tuple(t.view_shape for t in tensors),
-        "attrs": tuple(pack.attr_values),
-        "attr_names": impl.attr_names,
-        "tiling_key": tiling_key,
-    }
+    dtypes: list[np.dtype] = []
+    for tensor in tensors:
+        dtype = numpy_dtype(tensor.dtype)
+        if dtype is None:  # no binary serves such a dtype: selection and the L2 checks keep it from here
+            raise AclnnError(f"{impl.op_type}: a kernel cannot hold dtype {tensor.dtype}", msg_id="EZ9999")
+        dtypes.append(dtype)
+    return KernelSignature(tuple(dtypes), tuple(tuple(t.view_shape) for t in tensors), tuple(pack.attr_values))
+
+
+def kernel_attrs(impl: OpImpl, pack: ArgPack) -> KernelAttrs:
+    """What the binary has baked in, as the op's own ``KernelAttrs`` dataclass."""
+    return impl.kernel_attrs(kernel_signature(impl, pack))
 
 
 def _debug_hooks(name: str, pack: ArgPack, debug: bool) -> tuple[Any, Any]:
@@ -147,7 +151,7 @@ class AiCoreLauncher(Launcher):
     tiling: TilingResult | None = None
     workspace: list[aclTensor] = field(default_factory=list)
     recorded: TilingResult | None = None
-    attrs: dict[str, object] | None = None
+    attrs: KernelAttrs | None = None  # built at the first launch: the pack's dtypes, shapes and attributes are fixed
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -176,8 +180,8 @@ class AiCoreLauncher(Launcher):
         buffers, inline = kernel_buffers(ctx, self.pack, self.workspace)
         printf, check = _debug_hooks(self.impl.op_type, self.pack, ctx.debug_kernel)
         self._atomic_clean(ctx)
-        if self.attrs is None or self.attrs["tiling_key"] != result.tiling_key:
-            self.attrs = _kernel_attrs(self.impl, self.pack, result.tiling_key)  # what the binary has baked in
+        if self.attrs is None:
+            self.attrs = kernel_attrs(self.impl, self.pack)  # what the binary has baked in
         ctx.device.launch(
             KernelLaunch(
                 self.impl.op_type,
@@ -258,7 +262,7 @@ class AicpuLauncher(Launcher):
                 tiling,
                 0,
                 Engine.AICPU,
-                attrs=_kernel_attrs(self.impl, self.pack, 0) | {"attr_names": self.task.attr_names},
+                attrs=kernel_attrs(self.impl, self.pack),
                 printf=printf,
                 check=check,
                 bounds_checked=ctx.debug_kernel,

@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from emulator.device.interface import Engine, KernelFunc
+import numpy as np
+
+from emulator.device.interface import NO_ATTRS, Engine, KernelAttrs, KernelFunc
 from emulator.device.soc import SocProfile
 
 
@@ -83,7 +85,28 @@ class TilingResult:
         return bytes(self.data) if self.data is not None else b""
 
 
+@dataclass(frozen=True, slots=True)
+class KernelSignature:
+    """What the launch knows of the binary it runs, before the op gives it names and types.
+
+    The non-null tensors (inputs, then outputs, tensor lists member by member) in launch order, as the
+    numpy dtype and view shape of each, and the ``OP_ATTR`` values in call order. The op's
+    ``kernel_attrs`` turns this into its own ``KernelAttrs`` dataclass: the one place where a
+    position becomes a named, typed field, next to the ``attr_names`` it declares.
+    """
+
+    dtypes: tuple[np.dtype, ...]
+    shapes: tuple[tuple[int, ...], ...]
+    attrs: tuple[Any, ...]
+
+
+def no_kernel_attrs(signature: KernelSignature) -> KernelAttrs:
+    """The ``kernel_attrs`` of an op whose kernel reads nothing baked in."""
+    return NO_ATTRS
+
+
 TilingFunc = Callable[[TilingContext], TilingResult]
+KernelAttrsFunc = Callable[[KernelSignature], KernelAttrs]
 TilingParseFunc = Callable[[Any, PlatformInfo], Any]
 InferShapeFunc = Callable[[Sequence[TensorDesc | None], Sequence[Any]], Sequence[tuple[int, ...]]]
 
@@ -104,6 +127,8 @@ class OpImpl:
 
     ``bins``, ``attrs`` and ``kernel_json`` describe its binaries; ``kernels.build_opp`` writes them into
     the shipped op package in the real on-disk format, from which the engine reads them back.
+    ``kernel_attrs`` builds what the binary has baked in (the op's ``KernelAttrs`` dataclass, declared
+    next to ``kernel``) from the launch's ``KernelSignature``; every block of the launch receives it.
     """
 
     op_type: str
@@ -118,6 +143,7 @@ class OpImpl:
     kernel_json: dict[str, Any] = field(default_factory=dict)
     input_names: tuple[str, ...] = ("x",)
     output_names: tuple[str, ...] = ("y",)
+    kernel_attrs: KernelAttrsFunc = no_kernel_attrs
 
 
 def ceil_div(a: int, b: int) -> int:

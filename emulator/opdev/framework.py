@@ -9,14 +9,16 @@ kernel). Their kernels are engine-provided ops with binaries in the shipped pack
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from emulator.device.interface import BlockContext, Direction
+from emulator.device.interface import BlockContext, Direction, KernelAttrs
 from emulator.engine.args import OP_ATTR, OP_INPUT, OP_OUTPUT, Int64
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.launchers import CopyLauncher
 from emulator.engine.tensors import ExecTensor, Storage, is_contiguous, nbytes
-from emulator.engine.tiling import BinSpec, OpImpl, TilingContext, TilingResult
+from emulator.engine.tiling import BinSpec, KernelSignature, OpImpl, TilingContext, TilingResult
 from emulator.errors import AclnnError
 from emulator.meta.objects import aclTensor, contiguous_strides, numel
 from emulator.opdev.launch import add_to_launcher_list_aicore
@@ -27,10 +29,37 @@ ALL_DTYPES = ("float16", "float", "bfloat16", "int8", "int16", "int32", "int64",
 OLD_LAYOUT_SOCS = ("Ascend910", "Ascend310", "Ascend310P")
 
 
-def _dtype(ctx: BlockContext, index: int) -> np.dtype:
-    dtype = ctx.attrs["dtypes"][index]  # type: ignore[index]
-    assert dtype is not None
-    return dtype  # type: ignore[no-any-return]
+@dataclass(frozen=True, slots=True)
+class StridedAttrs(KernelAttrs):
+    """What an AsStrided / ViewCopy binary has baked in: the element dtype and the strided view."""
+
+    dtype: np.dtype
+    size: tuple[int, ...]
+    stride: tuple[int, ...]
+    offset: int
+
+
+def _as_strided_attrs(signature: KernelSignature) -> StridedAttrs:
+    """AsStrided(storage) -> out: the dtype is the dense output's; attributes size, stride, storage_offset."""
+    size, stride, offset = signature.attrs
+    return StridedAttrs(signature.dtypes[1], tuple(size), tuple(stride), offset)
+
+
+def _view_copy_attrs(signature: KernelSignature) -> StridedAttrs:
+    """ViewCopy(src) -> storage: the dtype is the dense source's; attributes dst_size, dst_stride, offset."""
+    size, stride, offset = signature.attrs
+    return StridedAttrs(signature.dtypes[0], tuple(size), tuple(stride), offset)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAttrs(KernelAttrs):
+    """What a TensorMove binary has baked in: the element dtype."""
+
+    dtype: np.dtype
+
+
+def _move_attrs(signature: KernelSignature) -> MoveAttrs:
+    return MoveAttrs(signature.dtypes[0])
 
 
 def _strided_offsets(shape: tuple[int, ...], strides: tuple[int, ...], offset: int, lo: int, hi: int) -> np.ndarray:
@@ -49,29 +78,28 @@ def _view_tiling(ctx: TilingContext) -> TilingResult:
     return elementwise_tiling(ctx, dense.numel, 2)
 
 
-def as_strided_kernel(ctx: BlockContext, storage: np.ndarray, out: np.ndarray) -> None:
+def as_strided_kernel(ctx: BlockContext[StridedAttrs], storage: np.ndarray, out: np.ndarray) -> None:
     """Gather a strided view (size, stride, storage offset) into a dense output, one block's range."""
-    size, stride, offset = ctx.attrs["attrs"]  # type: ignore[misc]
-    dtype = _dtype(ctx, 1)
+    attrs = ctx.attrs
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
-    src = storage.view(dtype)
-    out.view(dtype)[lo:hi] = src[_strided_offsets(tuple(size), tuple(stride), offset, lo, hi)]
+    src = storage.view(attrs.dtype)
+    out.view(attrs.dtype)[lo:hi] = src[_strided_offsets(attrs.size, attrs.stride, attrs.offset, lo, hi)]
 
 
-def view_copy_kernel(ctx: BlockContext, src: np.ndarray, storage: np.ndarray) -> None:
+def view_copy_kernel(ctx: BlockContext[StridedAttrs], src: np.ndarray, storage: np.ndarray) -> None:
     """Scatter a dense tensor into a strided destination view (size, stride, offset)."""
-    size, stride, offset = ctx.attrs["attrs"]  # type: ignore[misc]
-    dtype = _dtype(ctx, 0)
+    attrs = ctx.attrs
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
-    storage.view(dtype)[_strided_offsets(tuple(size), tuple(stride), offset, lo, hi)] = src.view(dtype)[lo:hi]
+    dst = storage.view(attrs.dtype)
+    dst[_strided_offsets(attrs.size, attrs.stride, attrs.offset, lo, hi)] = src.view(attrs.dtype)[lo:hi]
 
 
-def tensor_move_kernel(ctx: BlockContext, src: np.ndarray, dst: np.ndarray) -> None:
-    dtype = _dtype(ctx, 0)
+def tensor_move_kernel(ctx: BlockContext[MoveAttrs], src: np.ndarray, dst: np.ndarray) -> None:
+    dtype = ctx.attrs.dtype
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     dst.view(dtype)[lo:hi] = src.view(dtype)[lo:hi]
 
@@ -80,12 +108,14 @@ _same = tuple(BinSpec((d,), (d,)) for d in ALL_DTYPES)
 AS_STRIDED = OpImpl(
     "AsStrided", as_strided_kernel, _view_tiling, attr_names=("size", "stride", "storage_offset"),
     attrs=(("size", "list_int"), ("stride", "list_int"), ("storage_offset", "int")), bins=_same,
+    kernel_attrs=_as_strided_attrs,
 )  # fmt: skip
 VIEW_COPY = OpImpl(
     "ViewCopy", view_copy_kernel, _view_tiling, attr_names=("dst_size", "dst_stride", "dst_storage_offset"),
     attrs=(("dst_size", "list_int"), ("dst_stride", "list_int"), ("dst_storage_offset", "int")), bins=_same,
+    kernel_attrs=_view_copy_attrs,
 )  # fmt: skip
-TENSOR_MOVE = OpImpl("TensorMove", tensor_move_kernel, _view_tiling, bins=_same)
+TENSOR_MOVE = OpImpl("TensorMove", tensor_move_kernel, _view_tiling, bins=_same, kernel_attrs=_move_attrs)
 FRAMEWORK_OPS = (AS_STRIDED, VIEW_COPY, TENSOR_MOVE)
 
 

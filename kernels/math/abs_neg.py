@@ -19,6 +19,7 @@ import numpy as np
 from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
 from emulator.kernels.math.unary import (
+    UnaryAttrs,
     check_cast,
     check_dtype_match,
     check_not_private,
@@ -41,11 +42,11 @@ NEG_DTYPES = (D.DT_INT8, D.DT_INT32, D.DT_INT64, D.DT_FLOAT16, D.DT_FLOAT, D.DT_
               D.DT_COMPLEX128, D.DT_BF16)  # fmt: skip
 
 
-def _abs(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _abs(x: np.ndarray, ctx: BlockContext[UnaryAttrs]) -> np.ndarray:
     return np.abs(x)
 
 
-def _neg(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _neg(x: np.ndarray, ctx: BlockContext[UnaryAttrs]) -> np.ndarray:
     return np.negative(x)
 
 

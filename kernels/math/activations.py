@@ -22,11 +22,15 @@ Swish(scale = 1.0): x / (1 + e^(−scale·x)).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.kernels.math.unary import (
+    UnaryAttrs,
     check_dtype_match,
     check_not_private,
     check_same_shape,
@@ -51,23 +55,36 @@ SQRT_2_OVER_PI = float(np.sqrt(2.0 / np.pi))
 GELU_COEFF = 0.044715
 
 
-def _relu(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _relu(x: np.ndarray, ctx: BlockContext[UnaryAttrs]) -> np.ndarray:
     return np.maximum(x, x.dtype.type(0))
 
 
-def _sigmoid(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _sigmoid(x: np.ndarray, ctx: BlockContext[UnaryAttrs]) -> np.ndarray:
     one = x.dtype.type(1)
     return one / (one + np.exp(-x))
 
 
-def _gelu(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _gelu(x: np.ndarray, ctx: BlockContext[UnaryAttrs]) -> np.ndarray:
     t = x.dtype.type
     inner = t(SQRT_2_OVER_PI) * (x + t(GELU_COEFF) * x * x * x)
     return t(0.5) * x * (t(1) + np.tanh(inner))
 
 
-def _swish(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
-    (scale,) = ctx.attrs["attrs"]  # type: ignore[misc]
+@dataclass(frozen=True, slots=True)
+class SwishAttrs(UnaryAttrs):
+    """What a Swish binary has baked in: its dtypes and the float attribute scale."""
+
+    scale: float
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> SwishAttrs:
+        dx, dy = signature.dtypes
+        (scale,) = signature.attrs
+        return cls(dx, dy, scale)
+
+
+def _swish(x: np.ndarray, ctx: BlockContext[SwishAttrs]) -> np.ndarray:
+    scale = ctx.attrs.scale
     t = x.dtype.type
     return x / (t(1) + np.exp(t(-scale) * x))
 
@@ -75,7 +92,9 @@ def _swish(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
 RELU = unary_op("Relu", _relu, (*FLOATS, D.DT_INT8, D.DT_INT32, D.DT_INT64))
 SIGMOID = unary_op("Sigmoid", _sigmoid, FLOATS, CPU_REST, half_in_fp32=True, temps=1)
 GELU = unary_op("Gelu", _gelu, FLOATS, half_in_fp32=True, temps=2)
-SWISH = unary_op("Swish", _swish, FLOATS, half_in_fp32=True, temps=1, attrs=(("scale", "float"),))
+SWISH = unary_op(
+    "Swish", _swish, FLOATS, half_in_fp32=True, temps=1, attrs=(("scale", "float"),), kernel_attrs=SwishAttrs.of
+)
 
 
 def relu_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:

@@ -9,13 +9,16 @@ float32 / int32 / float16, or Mul by alpha then Add), Cast to the output dtype a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.cast import cast
-from emulator.kernels.math.elementwise import binary_op, broadcast_shape
+from emulator.kernels.math.elementwise import BinaryAttrs, binary_op, broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
 from emulator.opdev import (
@@ -41,20 +44,34 @@ AXPY_DTYPES = (D.DT_FLOAT, D.DT_INT32, D.DT_FLOAT16)
 INTEGRAL = (D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_UINT16, D.DT_UINT32, D.DT_UINT64)
 
 
-def _add(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
+@dataclass(frozen=True, slots=True)
+class AxpyAttrs(BinaryAttrs):
+    """What an Axpy binary has baked in: the binary dtypes and shapes, and the float attribute alpha."""
+
+    alpha: float
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> AxpyAttrs:
+        d1, d2, dy = signature.dtypes
+        s1, s2, sy = signature.shapes
+        (alpha,) = signature.attrs
+        return cls(d1, d2, dy, s1, s2, sy, alpha)
+
+
+def _add(a: np.ndarray, b: np.ndarray, ctx: BlockContext[BinaryAttrs], out: np.ndarray | None) -> np.ndarray:
     if a.dtype == np.bool_:
         return np.logical_or(a, b, out=out)
     return np.add(a, b, out=out)
 
 
-def _mul(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
+def _mul(a: np.ndarray, b: np.ndarray, ctx: BlockContext[BinaryAttrs], out: np.ndarray | None) -> np.ndarray:
     if a.dtype == np.bool_:
         return np.logical_and(a, b, out=out)
     return np.multiply(a, b, out=out)
 
 
-def _axpy(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
-    (alpha,) = ctx.attrs["attrs"]  # type: ignore[misc]
+def _axpy(a: np.ndarray, b: np.ndarray, ctx: BlockContext[AxpyAttrs], out: np.ndarray | None) -> np.ndarray:
+    alpha = ctx.attrs.alpha
     if a.dtype.kind in "iu":
         return np.add(a, (b.astype(np.float32) * np.float32(alpha)).astype(a.dtype), out=out)
     return np.add(a, b * a.dtype.type(alpha), out=out)
@@ -65,7 +82,9 @@ _MIXED_BINS = (("float16", "float", "float"), ("float", "float16", "float"), ("b
                ("float", "bfloat16", "float"))  # fmt: skip
 ADD, ADD_AICPU = binary_op("Add", _add, _AIC, _MIXED_BINS)
 MUL, MUL_AICPU = binary_op("Mul", _mul, _AIC, _MIXED_BINS)
-AXPY, _ = binary_op("Axpy", _axpy, ("float", "int32", "float16"), attrs=(("alpha", "float"),))
+AXPY, _ = binary_op(
+    "Axpy", _axpy, ("float", "int32", "float16"), attrs=(("alpha", "float"),), kernel_attrs=AxpyAttrs.of
+)
 
 
 def _launch_binary(impl_aic, impl_cpu, a, b, executor, attrs=()):  # type: ignore[no-untyped-def]

@@ -17,7 +17,7 @@ from emulator.device.interface import BlockContext, Engine
 from emulator.engine.args import Group
 from emulator.engine.executor import aclOpExecutor
 from emulator.errors import AclnnInnerNullptr
-from emulator.kernels.math.elementwise import _read, binary_tiling, broadcast_shape, infer_broadcast
+from emulator.kernels.math.elementwise import BinaryAttrs, _read, binary_tiling, broadcast_shape, infer_broadcast
 from emulator.meta.dtypes import COMPLEX_TYPES, FLOATING_TYPES, INTEGRAL_TYPES, DataType, can_cast, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
 from emulator.opdev import (
@@ -153,18 +153,17 @@ def finish(api: str, result: aclTensor | None, out: aclTensor, executor: aclOpEx
 Compare = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def compare_kernel(compute: Compare) -> Callable[..., None]:
-    def kernel(ctx: BlockContext, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
+def compare_kernel(compute: Compare) -> Callable[[BlockContext[BinaryAttrs], np.ndarray, np.ndarray, np.ndarray], None]:
+    def kernel(ctx: BlockContext[BinaryAttrs], x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
         lo, hi = block_range(ctx.tiling, ctx.block_idx)
         if lo >= hi:
             return
-        d1, d2, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
-        s1, s2, sy = ctx.attrs["shapes"]  # type: ignore[misc]
-        a = _read(x1, d1, s1, sy, lo, hi)
-        b = _read(x2, d2, s2, sy, lo, hi)
+        attrs = ctx.attrs
+        a = _read(x1, attrs.x1_dtype, attrs.x1_shape, attrs.y_shape, lo, hi)
+        b = _read(x2, attrs.x2_dtype, attrs.x2_shape, attrs.y_shape, lo, hi)
         if BF16 in (a.dtype, b.dtype):  # bfloat16 widens exactly to float32
             a, b = a.astype(F32), b.astype(F32)
-        y.view(dy)[lo:hi] = compute(a, b)
+        y.view(attrs.y_dtype)[lo:hi] = compute(a, b)
 
     return kernel
 
@@ -173,7 +172,7 @@ def compare_op(op_type: str, compute: Compare, aicore: Sequence[str]) -> tuple[O
     """The AI Core op (bins: same-dtype inputs, bool output) and the AI CPU op of a comparison."""
     kernel = compare_kernel(compute)
     bins = tuple(BinSpec((d, d), ("bool",)) for d in aicore)
-    common = dict(infer_shape=infer_broadcast, input_names=("x1", "x2"))
+    common = dict(infer_shape=infer_broadcast, input_names=("x1", "x2"), kernel_attrs=BinaryAttrs.of)
     aicore_impl = OpImpl(op_type, kernel, binary_tiling, bins=bins, **common)  # type: ignore[arg-type]
     aicpu_impl = OpImpl(op_type, kernel, binary_tiling, engine=Engine.AICPU, **common)  # type: ignore[arg-type]
     return aicore_impl, aicpu_impl

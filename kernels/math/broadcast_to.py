@@ -9,11 +9,13 @@ bfloat16, uint8, int8 and bool; every other dtype runs the AI CPU BroadcastTo (a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.kernels.math.data_movement import dense_strides, gather_index, movement_tiling, same_dtype_bins
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
@@ -41,23 +43,39 @@ def broadcast_strides(shape: Sequence[int], out_shape: Sequence[int]) -> list[in
     return [0 if d == 1 and o != 1 else s for d, o, s in zip(padded, out_shape, dense, strict=True)]
 
 
-def broadcast_to_kernel(ctx: BlockContext, x: np.ndarray, shape: np.ndarray, y: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class BroadcastToAttrs(KernelAttrs):
+    """What a BroadcastTo binary has baked in: dtypes and shapes of x and y (the shape input is not read)."""
+
+    x_dtype: np.dtype
+    y_dtype: np.dtype
+    x_shape: tuple[int, ...]
+    y_shape: tuple[int, ...]
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> BroadcastToAttrs:
+        dx, _, dy = signature.dtypes
+        sx, _, sy = signature.shapes
+        return cls(dx, dy, sx, sy)
+
+
+def broadcast_to_kernel(ctx: BlockContext[BroadcastToAttrs], x: np.ndarray, shape: np.ndarray, y: np.ndarray) -> None:
     """This block's range of y, each element read from x through the broadcast index map."""
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
-    dx, _, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
-    sx, _, sy = ctx.attrs["shapes"]  # type: ignore[misc]
-    y.view(dy)[lo:hi] = x.view(dx)[gather_index(sy, broadcast_strides(sx, sy), lo, hi)]
+    attrs = ctx.attrs
+    sx, sy = attrs.x_shape, attrs.y_shape
+    y.view(attrs.y_dtype)[lo:hi] = x.view(attrs.x_dtype)[gather_index(sy, broadcast_strides(sx, sy), lo, hi)]
 
 
 BROADCAST_TO = OpImpl(
     "BroadcastTo", broadcast_to_kernel, movement_tiling, bins=same_dtype_bins(BROADCAST_TO_AICORE, ("int64",)),
-    input_names=("x", "shape"),
+    input_names=("x", "shape"), kernel_attrs=BroadcastToAttrs.of,
 )  # fmt: skip
 BROADCAST_TO_AICPU = OpImpl(
     "BroadcastTo", broadcast_to_kernel, movement_tiling, engine=Engine.AICPU, attr_names=AICPU_ATTRS,
-    input_names=("x", "shape"),
+    input_names=("x", "shape"), kernel_attrs=BroadcastToAttrs.of,
 )  # fmt: skip
 
 

@@ -8,10 +8,13 @@ float narrowing rounds to nearest even.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -69,11 +72,24 @@ def cast_values(src: np.ndarray, dst: np.dtype) -> np.ndarray:
     return src.astype(dst)
 
 
-def cast_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class CastAttrs(KernelAttrs):
+    """What a Cast binary has baked in: the source and destination dtypes (its dst_type attribute is the latter)."""
+
+    src_dtype: np.dtype
+    dst_dtype: np.dtype
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> CastAttrs:
+        src, dst = signature.dtypes
+        return cls(src, dst)
+
+
+def cast_kernel(ctx: BlockContext[CastAttrs], x: np.ndarray, y: np.ndarray) -> None:
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
-    src_dtype, dst_dtype = ctx.attrs["dtypes"]  # type: ignore[misc]
+    src_dtype, dst_dtype = ctx.attrs.src_dtype, ctx.attrs.dst_dtype
     y.view(dst_dtype)[lo:hi] = cast_values(x.view(src_dtype)[lo:hi], dst_dtype)
 
 
@@ -86,8 +102,12 @@ def cast_tiling(ctx: TilingContext) -> TilingResult:
 CAST = OpImpl(
     "Cast", cast_kernel, cast_tiling, attr_names=("dst_type",), attrs=(("dst_type", "int"),),
     bins=tuple(BinSpec((NAMES[s],), (NAMES[d],)) for s, dsts in AICORE_PAIRS.items() for d in dsts),
+    kernel_attrs=CastAttrs.of,
 )  # fmt: skip
-CAST_AICPU = OpImpl("Cast", cast_kernel, cast_tiling, engine=Engine.AICPU, attr_names=("SrcT", "DstT", "Truncate"))
+CAST_AICPU = OpImpl(
+    "Cast", cast_kernel, cast_tiling, engine=Engine.AICPU, attr_names=("SrcT", "DstT", "Truncate"),
+    kernel_attrs=CastAttrs.of,
+)  # fmt: skip
 
 
 def cast(x: aclTensor, dst_dtype: int, executor: aclOpExecutor) -> aclTensor | None:

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from emulator.device.interface import BlockContext
+from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.device.soc import SocProfile
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.data_movement import movement_tiling, same_dtype_bins, same_shape
@@ -56,23 +58,40 @@ MAX_INPUTS_V2 = 2048
 V2_SOCS = ("Ascend910B", "Ascend910_93")
 
 
-def concat_kernel(ctx: BlockContext, *views: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class ConcatAttrs(KernelAttrs):
+    """What a ConcatD / ConcatDV2 binary has baked in: each input's dtype and shape, the output's, and concat_dim."""
+
+    x_dtypes: tuple[np.dtype, ...]  # one per (non-null) member of the input list, in order
+    x_shapes: tuple[tuple[int, ...], ...]
+    y_dtype: np.dtype
+    y_shape: tuple[int, ...]
+    concat_dim: int
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> ConcatAttrs:
+        *x_dtypes, y_dtype = signature.dtypes
+        *x_shapes, y_shape = signature.shapes
+        (dim,) = signature.attrs
+        return cls(tuple(x_dtypes), tuple(x_shapes), y_dtype, y_shape, dim)
+
+
+def concat_kernel(ctx: BlockContext[ConcatAttrs], *views: np.ndarray) -> None:
     """This block's range of the output; each position is read from the input whose cat-axis span holds it."""
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
     *inputs, out = views
-    dtypes, shapes = ctx.attrs["dtypes"], ctx.attrs["shapes"]
-    (dim,) = ctx.attrs["attrs"]  # type: ignore[misc]
-    out_shape = shapes[-1]  # type: ignore[index]
+    attrs = ctx.attrs
+    dim, out_shape = attrs.concat_dim, attrs.y_shape
     inner = int(np.prod(out_shape[dim + 1 :], dtype=np.int64))
-    widths = np.array([shape[dim] * inner for shape in shapes[:-1]], dtype=np.int64)  # type: ignore[index]
+    widths = np.array([shape[dim] * inner for shape in attrs.x_shapes], dtype=np.int64)
     starts = np.concatenate(([0], np.cumsum(widths)[:-1]))
     row_len = int(out_shape[dim]) * inner
     position = np.arange(lo, hi, dtype=np.int64)
     row, col = np.divmod(position, row_len)
     owner = np.searchsorted(starts, col, side="right") - 1  # zero-width inputs never own a position
-    dst = out.view(dtypes[-1])[lo:hi]  # type: ignore[index]
+    dst = out.view(attrs.y_dtype)[lo:hi]
     order = np.argsort(owner, kind="stable")
     bounds = np.searchsorted(owner[order], np.arange(len(inputs) + 1))
     for k, (first, last) in enumerate(itertools.pairwise(bounds)):
@@ -80,16 +99,16 @@ def concat_kernel(ctx: BlockContext, *views: np.ndarray) -> None:
             continue
         sel = order[first:last]
         src = row[sel] * widths[k] + (col[sel] - starts[k])
-        dst[sel] = inputs[k].view(dtypes[k])[src]  # type: ignore[index]
+        dst[sel] = inputs[k].view(attrs.x_dtypes[k])[src]
 
 
 CONCAT_D = OpImpl(
     "ConcatD", concat_kernel, movement_tiling, bins=same_dtype_bins(CAT_DTYPES), attr_names=("concat_dim",),
-    attrs=(("concat_dim", "int"),),
+    attrs=(("concat_dim", "int"),), kernel_attrs=ConcatAttrs.of,
 )  # fmt: skip
 CONCAT_D_V2 = OpImpl(
     "ConcatDV2", concat_kernel, movement_tiling, bins=same_dtype_bins(CAT_DTYPES), attr_names=("concat_dim",),
-    attrs=(("concat_dim", "int"),),
+    attrs=(("concat_dim", "int"),), kernel_attrs=ConcatAttrs.of,
 )  # fmt: skip
 
 

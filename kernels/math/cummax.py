@@ -15,10 +15,13 @@ NaN moves the index to itself. Values are copies of input elements, hence exact.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.cast import cast
 from emulator.meta.dtypes import DataType
@@ -58,11 +61,28 @@ def cummax_values_indices(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndar
     return values.astype(x.dtype), indices
 
 
-def cummax_kernel(ctx: BlockContext, x: np.ndarray, values: np.ndarray, indices: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class CummaxAttrs(KernelAttrs):
+    """What the AI CPU Cummax kernel is given: the dtypes of x, values and indices, x's shape and dim."""
+
+    x_dtype: np.dtype
+    values_dtype: np.dtype
+    indices_dtype: np.dtype
+    x_shape: tuple[int, ...]
+    dim: int
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> CummaxAttrs:
+        dx, dv, di = signature.dtypes
+        (dim,) = signature.attrs
+        return cls(dx, dv, di, signature.shapes[0], dim)
+
+
+def cummax_kernel(ctx: BlockContext[CummaxAttrs], x: np.ndarray, values: np.ndarray, indices: np.ndarray) -> None:
     """One AI CPU task over the whole tensor."""
-    dx, dv, di = ctx.attrs["dtypes"]  # type: ignore[misc]
-    shape = ctx.attrs["shapes"][0]  # type: ignore[index]
-    (dim,) = ctx.attrs["attrs"]  # type: ignore[misc]
+    attrs = ctx.attrs
+    dx, dv, di = attrs.x_dtype, attrs.values_dtype, attrs.indices_dtype
+    shape, dim = attrs.x_shape, attrs.dim
     count = int(np.prod(shape, dtype=np.int64))
     data = x.view(dx)[:count].reshape(shape)
     result, where = cummax_values_indices(data, dim % len(shape))
@@ -71,7 +91,7 @@ def cummax_kernel(ctx: BlockContext, x: np.ndarray, values: np.ndarray, indices:
 
 
 CUMMAX = OpImpl("Cummax", cummax_kernel, engine=Engine.AICPU, attr_names=ATTR_NAMES,
-                output_names=("y", "indices"))  # fmt: skip
+                output_names=("y", "indices"), kernel_attrs=CummaxAttrs.of)  # fmt: skip
 
 
 def cummax_l0(x: aclTensor, dim: int, indices_dtype: int, executor: aclOpExecutor) -> tuple[aclTensor, aclTensor]:

@@ -36,7 +36,7 @@ from emulator.kernels.math.binary_common import (
     launch,
 )
 from emulator.kernels.math.cast import cast
-from emulator.kernels.math.elementwise import binary_op, broadcast_shape
+from emulator.kernels.math.elementwise import BinaryAttrs, binary_op, broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.formats import is_private_format
 from emulator.meta.objects import aclScalar, aclTensor
@@ -51,7 +51,7 @@ DIVS_MIXED = {(D.DT_FLOAT16, D.DT_FLOAT), (D.DT_FLOAT, D.DT_FLOAT16), (D.DT_BF16
               (D.DT_BF16, D.DT_DOUBLE), (D.DT_FLOAT16, D.DT_BF16), (D.DT_BF16, D.DT_FLOAT16)}  # fmt: skip
 
 
-def _true_divide(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
+def _true_divide(a: np.ndarray, b: np.ndarray, ctx: BlockContext[BinaryAttrs], out: np.ndarray | None) -> np.ndarray:
     if a.dtype.kind in "biu":  # bool and int32 divide in float32
         a, b = a.astype(F32), b.astype(F32)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):

@@ -10,17 +10,42 @@ float16/bfloat16 + float32 pairs compute in float32 and round the result to the 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
 
 import ml_dtypes
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
+from emulator.engine.tiling import KernelAttrsFunc, KernelSignature
 from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult, block_range, elementwise_tiling
 
+Shape = tuple[int, ...]
+BF16 = np.dtype(ml_dtypes.bfloat16)
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryAttrs(KernelAttrs):
+    """What a binary elementwise (or comparison) binary has baked in: dtypes and shapes of x1, x2, y."""
+
+    x1_dtype: np.dtype
+    x2_dtype: np.dtype
+    y_dtype: np.dtype
+    x1_shape: Shape
+    x2_shape: Shape
+    y_shape: Shape
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> BinaryAttrs:
+        d1, d2, dy = signature.dtypes
+        s1, s2, sy = signature.shapes
+        return cls(d1, d2, dy, s1, s2, sy)
+
+
+A = TypeVar("A", bound=BinaryAttrs)
 # compute(a, b, ctx, out): ``out`` is the block's slice of the output when it already has the
 # compute dtype, so the result lands in place (one pass over memory, as numpy's own out=), else None
-Compute = Callable[[np.ndarray, np.ndarray, BlockContext, np.ndarray | None], np.ndarray]
-BF16 = np.dtype(ml_dtypes.bfloat16)
+Compute = Callable[[np.ndarray, np.ndarray, BlockContext[A], np.ndarray | None], np.ndarray]
 
 
 def broadcast_shape(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
@@ -63,15 +88,15 @@ def compute_dtype(a: np.dtype, b: np.dtype, out: np.dtype) -> np.dtype:
     return a
 
 
-def binary_kernel(compute: Compute) -> Callable[..., None]:
-    def kernel(ctx: BlockContext, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
+def binary_kernel(compute: Compute[A]) -> Callable[[BlockContext[A], np.ndarray, np.ndarray, np.ndarray], None]:
+    def kernel(ctx: BlockContext[A], x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
         lo, hi = block_range(ctx.tiling, ctx.block_idx)
         if lo >= hi:
             return
-        d1, d2, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
-        s1, s2, sy = ctx.attrs["shapes"]  # type: ignore[misc]
-        a = _read(x1, d1, s1, sy, lo, hi)
-        b = _read(x2, d2, s2, sy, lo, hi)
+        attrs = ctx.attrs
+        d1, d2, dy = attrs.x1_dtype, attrs.x2_dtype, attrs.y_dtype
+        a = _read(x1, d1, attrs.x1_shape, attrs.y_shape, lo, hi)
+        b = _read(x2, d2, attrs.x2_shape, attrs.y_shape, lo, hi)
         work = compute_dtype(d1, d2, dy)
         dest = y.view(dy)[lo:hi]
         if work == dy:
@@ -98,16 +123,24 @@ def infer_broadcast(inputs: Sequence[object], attrs: Sequence[object]) -> list[t
 
 def binary_op(
     op_type: str,
-    compute: Compute,
+    compute: Compute[A],
     aicore: Sequence[str],
     mixed: Sequence[tuple[str, str, str]] = (),
     attrs: tuple[tuple[str, str], ...] = (),
+    kernel_attrs: Callable[[KernelSignature], A] | None = None,
 ) -> tuple[OpImpl, OpImpl]:
-    """The AI Core op (with its binaries) and the AI CPU op of one binary elementwise kernel."""
+    """The AI Core op (with its binaries) and the AI CPU op of one binary elementwise kernel.
+
+    ``kernel_attrs`` builds the ``BinaryAttrs`` (sub)class ``compute`` reads: an op with attributes
+    (Axpy's alpha) passes the factory of its subclass (the type checker then holds the two to the same
+    class), the others get ``BinaryAttrs.of``."""
+    factory: KernelAttrsFunc = kernel_attrs or BinaryAttrs.of
     bins = tuple(BinSpec((d, d), (d,)) for d in aicore) + tuple(BinSpec((a, b), (o,)) for a, b, o in mixed)
     kernel = binary_kernel(compute)
     names = tuple(name for name, _ in attrs)
-    common = dict(infer_shape=infer_broadcast, attr_names=names, attrs=attrs, input_names=("x1", "x2"))
+    common = dict(
+        infer_shape=infer_broadcast, attr_names=names, attrs=attrs, input_names=("x1", "x2"), kernel_attrs=factory
+    )
     aicore_impl = OpImpl(op_type, kernel, binary_tiling, bins=bins, **common)  # type: ignore[arg-type]
     aicpu_impl = OpImpl(op_type, kernel, binary_tiling, engine=Engine.AICPU, **common)  # type: ignore[arg-type]
     return aicore_impl, aicpu_impl

@@ -17,11 +17,22 @@ everything else. log(0) = -inf, log(x < 0) = NaN. fp16 / bf16 inputs compute in 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
-from emulator.kernels.math.unary import INTEGRAL_OR_BOOL, check_cast, check_same_shape, plan_unary, unary_l0, unary_op
+from emulator.engine.tiling import KernelSignature
+from emulator.kernels.math.unary import (
+    INTEGRAL_OR_BOOL,
+    UnaryAttrs,
+    check_cast,
+    check_same_shape,
+    plan_unary,
+    unary_l0,
+    unary_op,
+)
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import Float32, l2_api
@@ -47,27 +58,45 @@ def _affine(x: np.ndarray, scale: float, shift: float) -> np.ndarray:
     return x * x.dtype.type(scale) + x.dtype.type(shift)
 
 
-def _exp(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+@dataclass(frozen=True, slots=True)
+class LogAttrs(UnaryAttrs):
+    """What an Exp / Log binary has baked in: its dtypes and base, scale, shift.
+
+    The AI Core binaries take the three float attributes; the AI CPU kernels take none and compute
+    with the defaults (base e, scale 1, shift 0)."""
+
+    base: float
+    scale: float
+    shift: float
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> LogAttrs:
+        dx, dy = signature.dtypes
+        base, scale, shift = signature.attrs or (LOG_BASE, LOG_SCALE, LOG_SHIFT)
+        return cls(dx, dy, base, scale, shift)
+
+
+def _exp(x: np.ndarray, ctx: BlockContext[LogAttrs]) -> np.ndarray:
     """base ** (scale * x + shift); base -1 means e."""
-    base, scale, shift = ctx.attrs["attrs"] or (LOG_BASE, LOG_SCALE, LOG_SHIFT)  # type: ignore[misc]
+    base, scale, shift = ctx.attrs.base, ctx.attrs.scale, ctx.attrs.shift
     t = _affine(x, scale, shift)
     if base > 0:
         t = t * x.dtype.type(np.log(base))
     return np.exp(t)
 
 
-def _log(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _log(x: np.ndarray, ctx: BlockContext[LogAttrs]) -> np.ndarray:
     """log_base(scale * x + shift); base -1 means e."""
-    base, scale, shift = ctx.attrs["attrs"] or (LOG_BASE, LOG_SCALE, LOG_SHIFT)  # type: ignore[misc]
+    base, scale, shift = ctx.attrs.base, ctx.attrs.scale, ctx.attrs.shift
     y = np.log(_affine(x, scale, shift))
     if base > 0:
         y = y / y.dtype.type(np.log(base))
     return y
 
 
-EXP = unary_op("Exp", _exp, FLOATS, CPU_REST, half_in_fp32=True, temps=1, attrs=LOG_ATTRS)
+EXP = unary_op("Exp", _exp, FLOATS, CPU_REST, half_in_fp32=True, temps=1, attrs=LOG_ATTRS, kernel_attrs=LogAttrs.of)
 LOG = unary_op("Log", _log, FLOATS, (*CPU_REST, *INTEGRAL_OR_BOOL), half_in_fp32=True, temps=1, attrs=LOG_ATTRS,
-               aicpu_attr_names=("base", "scale", "shift"))  # fmt: skip
+               aicpu_attr_names=("base", "scale", "shift"), kernel_attrs=LogAttrs.of)  # fmt: skip
 _LOG_ATTR_VALUES = (Float32(LOG_BASE), Float32(LOG_SCALE), Float32(LOG_SHIFT))
 
 

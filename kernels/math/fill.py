@@ -17,11 +17,13 @@ int16, uint8, complex). Every output element is the value's bits: bit-exact.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.data_movement import fill_tiling, same_dtype_bins
 from emulator.meta.dtypes import COMPLEX_TYPES, DataType, promote_type
@@ -50,19 +52,31 @@ FILL_AICORE = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT32, D.DT_INT64, D.DT_INT8, D.DT
 AICPU_ATTRS = ("index_type", "T")
 
 
-def fill_kernel(ctx: BlockContext, dims: np.ndarray, value: np.ndarray, y: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class FillAttrs(KernelAttrs):
+    """What a Fill binary has baked in: the dtypes of the value and of y (dims is never read)."""
+
+    value_dtype: np.dtype
+    y_dtype: np.dtype
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> FillAttrs:
+        _, dv, dy = signature.dtypes
+        return cls(dv, dy)
+
+
+def fill_kernel(ctx: BlockContext[FillAttrs], dims: np.ndarray, value: np.ndarray, y: np.ndarray) -> None:
     """Every element of this block's range of y is the value."""
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
-    _, dv, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
-    y.view(dy)[lo:hi] = value.view(dv)[0]
+    y.view(ctx.attrs.y_dtype)[lo:hi] = value.view(ctx.attrs.value_dtype)[0]
 
 
 FILL = OpImpl("Fill", fill_kernel, fill_tiling, bins=same_dtype_bins(FILL_AICORE, lead=("int64",)),
-              input_names=("dims", "value"))  # fmt: skip
+              input_names=("dims", "value"), kernel_attrs=FillAttrs.of)  # fmt: skip
 FILL_AICPU = OpImpl("Fill", fill_kernel, fill_tiling, engine=Engine.AICPU, attr_names=AICPU_ATTRS,
-                    input_names=("dims", "value"))  # fmt: skip
+                    input_names=("dims", "value"), kernel_attrs=FillAttrs.of)  # fmt: skip
 
 
 def fill_l0(dims: aclTensor, value: aclTensor, out_shape: Sequence[int], executor: aclOpExecutor) -> aclTensor | None:

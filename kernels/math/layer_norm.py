@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
-from emulator.device.interface import BlockContext
+from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
-from emulator.engine.tiling import ceil_div
+from emulator.engine.tiling import KernelSignature, ceil_div
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, fill_l0, int_array_values, l0_failed
 from emulator.meta.dtypes import DataType, type_size
@@ -137,8 +138,34 @@ def _normalise_split(
     return mean, rstd
 
 
+@dataclass(frozen=True, slots=True)
+class LayerNormAttrs(KernelAttrs):
+    """What a LayerNormV3 / V4 binary has baked in: the dtypes of x, gamma, beta, y, mean and rstd.
+
+    (V4's normalized_shape input is not read by the kernel; epsilon travels in the tiling data.)"""
+
+    x_dtype: np.dtype
+    gamma_dtype: np.dtype
+    beta_dtype: np.dtype
+    y_dtype: np.dtype
+    mean_dtype: np.dtype
+    rstd_dtype: np.dtype
+
+    @classmethod
+    def v4(cls, signature: KernelSignature) -> LayerNormAttrs:
+        """LayerNormV4: x, normalized_shape, gamma, beta -> y, mean, rstd."""
+        dx, _, dg, db, dy, dm, dr = signature.dtypes
+        return cls(dx, dg, db, dy, dm, dr)
+
+    @classmethod
+    def v3(cls, signature: KernelSignature) -> LayerNormAttrs:
+        """LayerNormV3: x, gamma, beta -> y, mean, rstd."""
+        dx, dg, db, dy, dm, dr = signature.dtypes
+        return cls(dx, dg, db, dy, dm, dr)
+
+
 def layer_norm_kernel(with_shape_input: bool) -> Callable[..., None]:
-    def kernel(ctx: BlockContext, *views: np.ndarray) -> None:
+    def kernel(ctx: BlockContext[LayerNormAttrs], *views: np.ndarray) -> None:
         data = LayerNormTilingData.from_buffer_copy(ctx.tiling)
         lo = ctx.block_idx * data.blockFormer
         hi = min(lo + data.blockFormer, data.rowNum)
@@ -146,10 +173,11 @@ def layer_norm_kernel(with_shape_input: bool) -> Callable[..., None]:
             return
         if with_shape_input:  # LayerNormV4: x, normalized_shape, gamma, beta
             x, _, gamma, beta, y, mean, rstd = views
-            dx, _, dg, db, dy, dm, dr = ctx.attrs["dtypes"]  # type: ignore[misc]
         else:  # LayerNormV3: x, gamma, beta
             x, gamma, beta, y, mean, rstd = views
-            dx, dg, db, dy, dm, dr = ctx.attrs["dtypes"]  # type: ignore[misc]
+        attrs = ctx.attrs
+        dx, dg, db = attrs.x_dtype, attrs.gamma_dtype, attrs.beta_dtype
+        dy, dm, dr = attrs.y_dtype, attrs.mean_dtype, attrs.rstd_dtype
         rows, cols = data.rowNum, data.colNum
         x2 = x.view(dx)[: rows * cols].reshape(rows, cols)
         y2 = y.view(dy)[: rows * cols].reshape(rows, cols)
@@ -187,6 +215,7 @@ LAYER_NORM_V4 = OpImpl(
     "LayerNormV4", layer_norm_kernel(True), layer_norm_tiling, attrs=(("epsilon", "float"),), attr_names=("epsilon",),
     bins=_bins(True, ("high_performance",)), input_names=("x", "normalized_shape", "gamma", "beta"),
     output_names=("y", "mean", "rstd"), kernel_json={"opParaSize": ctypes.sizeof(LayerNormTilingData)},
+    kernel_attrs=LayerNormAttrs.v4,
 )  # fmt: skip
 LAYER_NORM_V3 = OpImpl(
     "LayerNormV3", layer_norm_kernel(False), layer_norm_tiling,
@@ -194,6 +223,7 @@ LAYER_NORM_V3 = OpImpl(
     attr_names=("begin_norm_axis", "begin_params_axis", "epsilon"),
     bins=_bins(False, ("high_precision", "high_performance", "keep_fp16")), input_names=("x", "gamma", "beta"),
     output_names=("y", "mean", "rstd"), kernel_json={"opParaSize": ctypes.sizeof(LayerNormTilingData)},
+    kernel_attrs=LayerNormAttrs.v3,
 )  # fmt: skip
 
 

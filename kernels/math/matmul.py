@@ -27,14 +27,15 @@ from __future__ import annotations
 import ctypes
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import ml_dtypes
 import numpy as np
 
-from emulator.device.interface import BlockContext
+from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tensors import is_contiguous
-from emulator.engine.tiling import align_up, ceil_div
+from emulator.engine.tiling import KernelSignature, align_up, ceil_div
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.kernels.math.reduce_common import fill_l0, l0_failed
@@ -184,7 +185,27 @@ def _operand(
     return mat[batch, rows, cols] if isinstance(batch, slice) else mat[batch][:, rows, cols]
 
 
-def matmul_kernel(ctx: BlockContext, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class MatmulAttrs(KernelAttrs):
+    """What a MatMulV3 / BatchMatMulV3 binary has baked in: dtypes and shapes of x1, x2 and y.
+
+    The transpose and hf32 attributes reach the kernel through the tiling data, as on the card."""
+
+    x1_dtype: np.dtype
+    x2_dtype: np.dtype
+    y_dtype: np.dtype
+    x1_shape: tuple[int, ...]
+    x2_shape: tuple[int, ...]
+    y_shape: tuple[int, ...]
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> MatmulAttrs:
+        d1, d2, dy = signature.dtypes
+        s1, s2, sy = signature.shapes
+        return cls(d1, d2, dy, s1, s2, sy)
+
+
+def matmul_kernel(ctx: BlockContext[MatmulAttrs], x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
     """One block: its (batch, M, N) region, one float32-accumulating numpy matmul over the whole K."""
     data = MatmulTilingData.from_buffer_copy(ctx.tiling)
     bi, rest = divmod(ctx.block_idx, data.mRegions * data.nRegions)
@@ -194,8 +215,9 @@ def matmul_kernel(ctx: BlockContext, x1: np.ndarray, x2: np.ndarray, y: np.ndarr
     m_hi, n_hi = min(m_lo + data.singleCoreM, data.M), min(n_lo + data.singleCoreN, data.N)
     if b_lo >= b_hi or m_lo >= m_hi or n_lo >= n_hi:
         return
-    d1, d2, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
-    s1, s2, sy = (tuple(s) for s in ctx.attrs["shapes"])  # type: ignore[union-attr]
+    attrs = ctx.attrs
+    d1, d2, dy = attrs.x1_dtype, attrs.x2_dtype, attrs.y_dtype
+    s1, s2, sy = attrs.x1_shape, attrs.x2_shape, attrs.y_shape
     out_batch, m_rng, n_rng, every = sy[:-2], slice(m_lo, m_hi), slice(n_lo, n_hi), slice(None)
     batch_a = _batch_index(s1[:-2], out_batch, b_lo, b_hi)
     batch_b = _batch_index(s2[:-2], out_batch, b_lo, b_hi)
@@ -234,6 +256,7 @@ def _matmul_op(op_type: str, trans_names: tuple[str, str]) -> OpImpl:
         op_type, matmul_kernel, matmul_tiling, attrs=attrs, attr_names=tuple(n for n, _ in attrs), bins=_bins(),
         input_names=("x1", "x2", "bias"), kernel_json={"coreType": "AiCore",
                                                        "opParaSize": ctypes.sizeof(MatmulTilingData)},
+        kernel_attrs=MatmulAttrs.of,
     )  # fmt: skip
 
 

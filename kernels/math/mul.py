@@ -19,10 +19,13 @@ spec's "rank <= 8" is kept here (161002 for a 9-D tensor).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from emulator.device.interface import BlockContext
+from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.kernels.math.add import MIXED, mul_l0
 from emulator.kernels.math.binary_common import (
     ARITH_DTYPES,
@@ -60,12 +63,26 @@ D = DataType
 
 
 # -- L0 Muls: y = x * value (float attribute) ----------------------------------------------------
-def muls_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class MulsAttrs(KernelAttrs):
+    """What a Muls binary has baked in: the dtypes of x and y and the float attribute value."""
+
+    x_dtype: np.dtype
+    y_dtype: np.dtype
+    value: float
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> MulsAttrs:
+        dx, dy = signature.dtypes
+        (value,) = signature.attrs
+        return cls(dx, dy, value)
+
+
+def muls_kernel(ctx: BlockContext[MulsAttrs], x: np.ndarray, y: np.ndarray) -> None:
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
-    dx, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
-    (value,) = ctx.attrs["attrs"]  # type: ignore[misc]
+    dx, dy, value = ctx.attrs.x_dtype, ctx.attrs.y_dtype, ctx.attrs.value
     data = x.view(dx)[lo:hi]
     work = F32 if dx == BF16 else dx
     y.view(dy)[lo:hi] = (data.astype(work) * work.type(value)).astype(dy)
@@ -80,7 +97,7 @@ def muls_tiling(ctx: TilingContext) -> TilingResult:
 _MULS_BINS = ("bfloat16", "float16", "float", "int32", "int16", "int64", "complex64")
 MULS = OpImpl(
     "Muls", muls_kernel, muls_tiling, attr_names=("value",), attrs=(("value", "float"),),
-    bins=tuple(BinSpec((d,), (d,)) for d in _MULS_BINS),
+    bins=tuple(BinSpec((d,), (d,)) for d in _MULS_BINS), kernel_attrs=MulsAttrs.of,
 )  # fmt: skip
 
 

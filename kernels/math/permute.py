@@ -16,13 +16,15 @@ movement, so the result is bit-exact.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.device.soc import SocProfile
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tensors import is_contiguous
+from emulator.engine.tiling import KernelSignature
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.data_movement import (
     dense_strides,
@@ -60,13 +62,31 @@ V2_SOCS = ("Ascend910B", "Ascend910_93")
 AICPU_ATTRS = ("T", "Tperm")
 
 
-def transpose_kernel(ctx: BlockContext, x: np.ndarray, perm: np.ndarray, y: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class TransposeAttrs(KernelAttrs):
+    """What a Transpose binary has baked in: the dtypes of x, perm and y and the shapes of x and y."""
+
+    x_dtype: np.dtype
+    perm_dtype: np.dtype
+    y_dtype: np.dtype
+    x_shape: tuple[int, ...]
+    y_shape: tuple[int, ...]
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> TransposeAttrs:
+        dx, dp, dy = signature.dtypes
+        sx, _, sy = signature.shapes
+        return cls(dx, dp, dy, sx, sy)
+
+
+def transpose_kernel(ctx: BlockContext[TransposeAttrs], x: np.ndarray, perm: np.ndarray, y: np.ndarray) -> None:
     """y[i0, .., in] = x[.., i_k at axis perm[k], ..]: this block's range of y, gathered from x."""
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
-    dx, dp, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
-    sx, _, sy = ctx.attrs["shapes"]  # type: ignore[misc]
+    attrs = ctx.attrs
+    dx, dp, dy = attrs.x_dtype, attrs.perm_dtype, attrs.y_dtype
+    sx, sy = attrs.x_shape, attrs.y_shape
     order = perm.view(dp)[: len(sx)]
     source = dense_strides(sx)
     y.view(dy)[lo:hi] = x.view(dx)[gather_index(sy, [source[int(p)] for p in order], lo, hi)]
@@ -74,15 +94,15 @@ def transpose_kernel(ctx: BlockContext, x: np.ndarray, perm: np.ndarray, y: np.n
 
 TRANSPOSE = OpImpl(
     "Transpose", transpose_kernel, movement_tiling, bins=same_dtype_bins(TRANSPOSE_AICORE, ("int64",)),
-    input_names=("x", "perm"),
+    input_names=("x", "perm"), kernel_attrs=TransposeAttrs.of,
 )  # fmt: skip
 TRANSPOSE_V2 = OpImpl(
     "TransposeV2", transpose_kernel, movement_tiling, bins=same_dtype_bins(TRANSPOSE_V2_DTYPES, ("int64",)),
-    input_names=("x", "perm"),
+    input_names=("x", "perm"), kernel_attrs=TransposeAttrs.of,
 )  # fmt: skip
 TRANSPOSE_AICPU = OpImpl(
     "Transpose", transpose_kernel, movement_tiling, engine=Engine.AICPU, attr_names=AICPU_ATTRS,
-    input_names=("x", "perm"),
+    input_names=("x", "perm"), kernel_attrs=TransposeAttrs.of,
 )  # fmt: skip
 
 

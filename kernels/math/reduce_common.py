@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 import ml_dtypes
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
-from emulator.engine.tiling import ceil_div
+from emulator.engine.tiling import KernelSignature, ceil_div
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math import fill
 from emulator.meta.dtypes import DataType, type_size
@@ -246,20 +247,34 @@ def _mean(acc: np.ndarray, data: ReduceOpTilingData) -> np.ndarray:
     return acc / acc.dtype.type(count)
 
 
-def reduce_kernel(
-    partial: Partial, combine: Combine, finish: Finish = _keep, wide_int: bool = False
-) -> Callable[..., None]:
+@dataclass(frozen=True, slots=True)
+class ReduceAttrs(KernelAttrs):
+    """What a reduction binary has baked in: the dtypes of x and y and the shape of x (the axes come as data)."""
+
+    x_dtype: np.dtype
+    y_dtype: np.dtype
+    x_shape: tuple[int, ...]
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> ReduceAttrs:
+        dx, _, dy = signature.dtypes
+        return cls(dx, dy, signature.shapes[0])
+
+
+ReduceKernel = Callable[[BlockContext[ReduceAttrs], np.ndarray, np.ndarray, np.ndarray], None]
+
+
+def reduce_kernel(partial: Partial, combine: Combine, finish: Finish = _keep, wide_int: bool = False) -> ReduceKernel:
     """The SPMD kernel of one reduction: the block's kept range, in UB tiles, R walked in tiles.
     ``wide_int``: integers accumulate in 64 bits (the mean), not in their own dtype (the sum, which wraps)."""
 
-    def kernel(ctx: BlockContext, x: np.ndarray, axes_buf: np.ndarray, y: np.ndarray) -> None:
+    def kernel(ctx: BlockContext[ReduceAttrs], x: np.ndarray, axes_buf: np.ndarray, y: np.ndarray) -> None:
         data = ReduceOpTilingData.from_buffer_copy(ctx.tiling)
         a_lo = ctx.block_idx * data.factorACntPerCore
         a_hi = min(a_lo + data.factorACntPerCore, data.factorATotalCnt)
         if a_lo >= a_hi:
             return
-        dx, _, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
-        shape = tuple(ctx.attrs["shapes"][0])  # type: ignore[index]
+        dx, dy, shape = ctx.attrs.x_dtype, ctx.attrs.y_dtype, ctx.attrs.x_shape
         rank = len(shape)
         axes = {int(a) % max(rank, 1) for a in axes_buf.view(np.int64)} if rank else set()
         count = 1
@@ -299,7 +314,7 @@ def reduce_kernel(
 
 def _reduce_op(
     op_type: str,
-    kernel: Callable[..., None],
+    kernel: ReduceKernel,
     aicore: Sequence[str],
     attrs: tuple[tuple[str, str], ...],
     aicpu_attr_names: tuple[str, ...],
@@ -307,9 +322,10 @@ def _reduce_op(
     bins = tuple(BinSpec((d, "int64"), (d,)) for d in aicore)
     names = tuple(n for n, _ in attrs)
     aic = OpImpl(op_type, kernel, reduce_tiling, bins=bins, attrs=attrs, attr_names=names, input_names=("x", "axes"),
-                 kernel_json={"opParaSize": ctypes.sizeof(ReduceOpTilingData)})  # fmt: skip
+                 kernel_json={"opParaSize": ctypes.sizeof(ReduceOpTilingData)},
+                 kernel_attrs=ReduceAttrs.of)  # fmt: skip
     cpu = OpImpl(op_type, kernel, reduce_tiling, engine=Engine.AICPU, attr_names=aicpu_attr_names,
-                 input_names=("x", "axes"))  # fmt: skip
+                 input_names=("x", "axes"), kernel_attrs=ReduceAttrs.of)  # fmt: skip
     return aic, cpu
 
 

@@ -17,12 +17,13 @@ gives an infinite y (A2), NaN stays NaN.
 from __future__ import annotations
 
 import ctypes
+from dataclasses import dataclass
 
 import numpy as np
 
-from emulator.device.interface import BlockContext
+from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
-from emulator.engine.tiling import align_up, ceil_div
+from emulator.engine.tiling import KernelSignature, align_up, ceil_div
 from emulator.errors import AclnnError
 from emulator.kernels.math.reduce_common import l0_failed
 from emulator.meta.dtypes import DataType, type_size
@@ -133,13 +134,31 @@ def _apply(x: np.ndarray, rstd: np.ndarray, g: np.ndarray) -> np.ndarray:
     return y
 
 
-def rms_norm_kernel(ctx: BlockContext, x: np.ndarray, gamma: np.ndarray, y: np.ndarray, rstd: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class RmsNormAttrs(KernelAttrs):
+    """What an RmsNorm binary has baked in: the dtypes of x, gamma, y and rstd (epsilon travels in the tiling)."""
+
+    x_dtype: np.dtype
+    gamma_dtype: np.dtype
+    y_dtype: np.dtype
+    rstd_dtype: np.dtype
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> RmsNormAttrs:
+        dx, dg, dy, dr = signature.dtypes
+        return cls(dx, dg, dy, dr)
+
+
+def rms_norm_kernel(
+    ctx: BlockContext[RmsNormAttrs], x: np.ndarray, gamma: np.ndarray, y: np.ndarray, rstd: np.ndarray
+) -> None:
     data = RMSNormTilingData.from_buffer_copy(ctx.tiling)
     lo = ctx.block_idx * data.block_factor
     hi = min(lo + data.block_factor, data.num_row)
     if lo >= hi:
         return
-    dx, dg, dy, dr = ctx.attrs["dtypes"]  # type: ignore[misc]
+    attrs = ctx.attrs
+    dx, dg, dy, dr = attrs.x_dtype, attrs.gamma_dtype, attrs.y_dtype, attrs.rstd_dtype
     rows, cols = int(data.num_row), int(data.num_col)
     x2 = x.view(dx)[: rows * cols].reshape(rows, cols)
     y2 = y.view(dy)[: rows * cols].reshape(rows, cols)
@@ -165,7 +184,7 @@ RMS_NORM = OpImpl(
     "RmsNorm", rms_norm_kernel, rms_norm_tiling, attrs=(("epsilon", "float"),), attr_names=("epsilon",),
     bins=tuple(BinSpec((NAMES[x], NAMES[g]), (NAMES[y], NAMES[r])) for x, g, y, r in sorted(COMBOS)),
     input_names=("x", "gamma"), output_names=("y", "rstd"),
-    kernel_json={"opParaSize": ctypes.sizeof(RMSNormTilingData)},
+    kernel_json={"opParaSize": ctypes.sizeof(RMSNormTilingData)}, kernel_attrs=RmsNormAttrs.of,
 )  # fmt: skip
 
 

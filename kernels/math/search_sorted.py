@@ -8,10 +8,14 @@ AI CPU through the op's task space (AicpuTaskSpace("SearchSorted"), attributes `
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Literal
+
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.zero import zeros_like_l0
@@ -38,18 +42,32 @@ SEQ_DTYPES = (D.DT_DOUBLE, D.DT_FLOAT, D.DT_FLOAT16, D.DT_UINT8, D.DT_INT8, D.DT
 ATTR_NAMES = ("dtype", "right")
 
 
-def search_sorted_kernel(ctx: BlockContext, *views: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class SearchSortedAttrs(KernelAttrs):
+    """What the AI CPU SearchSorted kernel is given: dtype and shape of each tensor (sortedSequence,
+    values, the sorter when present, out; in that order) and the right attribute."""
+
+    dtypes: tuple[np.dtype, ...]
+    shapes: tuple[tuple[int, ...], ...]
+    right: bool
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> SearchSortedAttrs:
+        _, right = signature.attrs
+        return cls(signature.dtypes, signature.shapes, right)
+
+
+def search_sorted_kernel(ctx: BlockContext[SearchSortedAttrs], *views: np.ndarray) -> None:
     """One AI CPU task over the whole tensors: row by row np.searchsorted."""
-    dtypes, shapes = ctx.attrs["dtypes"], ctx.attrs["shapes"]
-    _, right = ctx.attrs["attrs"]  # type: ignore[misc]
+    dtypes, shapes, right = ctx.attrs.dtypes, ctx.attrs.shapes, ctx.attrs.right
     with_sorter = len(views) == 4
-    seq = views[0].view(dtypes[0]).reshape(shapes[0])  # type: ignore[index]
-    values = views[1].view(dtypes[1]).reshape(shapes[1])  # type: ignore[index]
-    out_dtype, out_shape = dtypes[-1], shapes[-1]  # type: ignore[index]
+    seq = views[0].view(dtypes[0]).reshape(shapes[0])
+    values = views[1].view(dtypes[1]).reshape(shapes[1])
+    out_dtype, out_shape = dtypes[-1], shapes[-1]
     out = views[-1].view(out_dtype).reshape(out_shape)
-    side = "right" if right else "left"
+    side: Literal["left", "right"] = "right" if right else "left"
     if with_sorter:
-        sorter = views[2].view(dtypes[2]).reshape(shapes[2])  # type: ignore[index]
+        sorter = views[2].view(dtypes[2]).reshape(shapes[2])
         seq = np.take_along_axis(seq, sorter, axis=-1) if seq.ndim > 1 else seq[sorter]
     if seq.ndim <= 1:
         out[...] = np.searchsorted(seq, values, side=side)
@@ -61,7 +79,9 @@ def search_sorted_kernel(ctx: BlockContext, *views: np.ndarray) -> None:
         rows_out[i] = np.searchsorted(rows_seq[i], rows_val[i], side=side)
 
 
-SEARCH_SORTED = OpImpl("SearchSorted", search_sorted_kernel, engine=Engine.AICPU, attr_names=ATTR_NAMES)
+SEARCH_SORTED = OpImpl(
+    "SearchSorted", search_sorted_kernel, engine=Engine.AICPU, attr_names=ATTR_NAMES, kernel_attrs=SearchSortedAttrs.of
+)
 
 
 def _check(api: str, seq: aclTensor, self: aclTensor, out_int32: bool, sorter: aclTensor | None, out: aclTensor) -> int:

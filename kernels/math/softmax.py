@@ -14,12 +14,13 @@ float16 / bfloat16 compute in float32 and round once.
 from __future__ import annotations
 
 import ctypes
+from dataclasses import dataclass
 
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
-from emulator.engine.tiling import ceil_div
+from emulator.engine.tiling import KernelSignature, ceil_div
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, acc_dtype, ar_view, l0_failed, pieces
 from emulator.meta.dtypes import DataType, type_size
@@ -103,16 +104,31 @@ def _softmax_split(x: np.ndarray, y: np.ndarray, work: np.dtype, step: int) -> N
         y[..., lo:hi] = np.exp(x[..., lo:hi].astype(work) - peak[..., None]) / total[..., None]
 
 
-def softmax_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class SoftmaxAttrs(KernelAttrs):
+    """What a SoftmaxV2 binary has baked in: the dtypes of x and y, the shape of x and the axes attribute."""
+
+    x_dtype: np.dtype
+    y_dtype: np.dtype
+    x_shape: tuple[int, ...]
+    axes: tuple[int, ...]
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> SoftmaxAttrs:
+        dx, dy = signature.dtypes
+        (axes,) = signature.attrs
+        return cls(dx, dy, signature.shapes[0], tuple(axes))
+
+
+def softmax_kernel(ctx: BlockContext[SoftmaxAttrs], x: np.ndarray, y: np.ndarray) -> None:
     data = SoftmaxV2TilingData.from_buffer_copy(ctx.tiling)
     lo = ctx.block_idx * data.blockFormer
     hi = min(lo + data.blockFormer, data.rowNum)
     if lo >= hi:
         return
-    dx, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
-    shape = tuple(ctx.attrs["shapes"][0]) or (1,)  # type: ignore[index]
-    (axes,) = ctx.attrs["attrs"]  # type: ignore[misc]
-    axis = axes[0] % len(shape)
+    dx, dy = ctx.attrs.x_dtype, ctx.attrs.y_dtype
+    shape = ctx.attrs.x_shape or (1,)
+    axis = ctx.attrs.axes[0] % len(shape)
     count = data.rowNum * data.colNum
     xv, n_a = ar_view(x.view(dx)[:count], shape, {axis})
     yv, _ = ar_view(y.view(dy)[:count], shape, {axis})
@@ -130,9 +146,12 @@ def softmax_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
 SOFTMAX_V2 = OpImpl(
     "SoftmaxV2", softmax_kernel, softmax_tiling, attrs=(("axes", "list_int"),), attr_names=("axes",),
     bins=tuple(BinSpec((d,), (d,)) for d in ("float", "float16", "bfloat16")),
-    kernel_json={"opParaSize": ctypes.sizeof(SoftmaxV2TilingData)},
+    kernel_json={"opParaSize": ctypes.sizeof(SoftmaxV2TilingData)}, kernel_attrs=SoftmaxAttrs.of,
 )  # fmt: skip
-SOFTMAX_V2_AICPU = OpImpl("SoftmaxV2", softmax_kernel, softmax_tiling, engine=Engine.AICPU, attr_names=("axes",))
+SOFTMAX_V2_AICPU = OpImpl(
+    "SoftmaxV2", softmax_kernel, softmax_tiling, engine=Engine.AICPU, attr_names=("axes",),
+    kernel_attrs=SoftmaxAttrs.of,
+)  # fmt: skip
 
 
 def softmax_v2_l0(x: aclTensor, dim: int, executor: aclOpExecutor) -> aclTensor | None:

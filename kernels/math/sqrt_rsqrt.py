@@ -19,7 +19,15 @@ import numpy as np
 
 from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
-from emulator.kernels.math.unary import INTEGRAL_OR_BOOL, check_cast, check_same_shape, plan_unary, unary_l0, unary_op
+from emulator.kernels.math.unary import (
+    INTEGRAL_OR_BOOL,
+    UnaryAttrs,
+    check_cast,
+    check_same_shape,
+    plan_unary,
+    unary_l0,
+    unary_op,
+)
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import l2_api
@@ -35,11 +43,11 @@ FLOATS = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)
 CPU_REST = (D.DT_DOUBLE, D.DT_COMPLEX64, D.DT_COMPLEX128)
 
 
-def _sqrt(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _sqrt(x: np.ndarray, ctx: BlockContext[UnaryAttrs]) -> np.ndarray:
     return np.sqrt(x)
 
 
-def _rsqrt(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _rsqrt(x: np.ndarray, ctx: BlockContext[UnaryAttrs]) -> np.ndarray:
     return np.reciprocal(np.sqrt(x))
 
 

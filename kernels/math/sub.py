@@ -35,7 +35,7 @@ from emulator.kernels.math.binary_common import (
     to_float,
 )
 from emulator.kernels.math.cast import cast
-from emulator.kernels.math.elementwise import binary_op, broadcast_shape
+from emulator.kernels.math.elementwise import BinaryAttrs, binary_op, broadcast_shape
 from emulator.meta.dtypes import DataType, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
 from emulator.opdev import contiguous, create_executor, l2_api
@@ -48,7 +48,7 @@ SUB_AICORE = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_INT64, D.DT_INT32, D.DT_
 SUB_AXPY = (D.DT_FLOAT, D.DT_FLOAT16)
 
 
-def _subtract(a: np.ndarray, b: np.ndarray, ctx: BlockContext, out: np.ndarray | None) -> np.ndarray:
+def _subtract(a: np.ndarray, b: np.ndarray, ctx: BlockContext[BinaryAttrs], out: np.ndarray | None) -> np.ndarray:
     if a.dtype == np.bool_:
         return np.logical_xor(a, b, out=out)
     return np.subtract(a, b, out=out)

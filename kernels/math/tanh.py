@@ -16,6 +16,7 @@ from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
 from emulator.kernels.math.unary import (
     INTEGRAL_OR_BOOL,
+    UnaryAttrs,
     check_cast,
     check_not_private,
     check_same_shape,
@@ -34,7 +35,7 @@ TANH_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BOOL, D.DT_UINT8, D.DT_INT8, D.DT_
                D.DT_BF16)  # fmt: skip
 
 
-def _tanh(x: np.ndarray, ctx: BlockContext) -> np.ndarray:
+def _tanh(x: np.ndarray, ctx: BlockContext[UnaryAttrs]) -> np.ndarray:
     return np.tanh(x)
 
 

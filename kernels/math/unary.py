@@ -18,13 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import ml_dtypes
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.args import Attr
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelAttrsFunc, KernelSignature
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.cast import NAMES, cast
 from emulator.meta.dtypes import DataType, can_cast, dtype_name
@@ -48,7 +50,6 @@ from emulator.opdev import (
 )
 from emulator.opdev.checks import check_param, is_empty
 
-Compute = Callable[[np.ndarray, BlockContext], np.ndarray]
 BF16 = np.dtype(ml_dtypes.bfloat16)
 F16 = np.dtype(np.float16)
 F32 = np.dtype(np.float32)
@@ -56,6 +57,23 @@ D = DataType
 
 INTEGRAL_OR_BOOL = (D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_UINT16, D.DT_UINT32,
                     D.DT_UINT64, D.DT_BOOL)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class UnaryAttrs(KernelAttrs):
+    """What a unary elementwise binary has baked in: its input and output dtypes."""
+
+    x_dtype: np.dtype
+    y_dtype: np.dtype
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> UnaryAttrs:
+        dx, dy = signature.dtypes
+        return cls(dx, dy)
+
+
+A = TypeVar("A", bound=UnaryAttrs)
+Compute = Callable[[np.ndarray, BlockContext[A]], np.ndarray]
 
 
 def work_dtype(src: np.dtype, dst: np.dtype, half_in_fp32: bool) -> np.dtype:
@@ -67,12 +85,12 @@ def work_dtype(src: np.dtype, dst: np.dtype, half_in_fp32: bool) -> np.dtype:
     return src
 
 
-def unary_kernel(compute: Compute, half_in_fp32: bool) -> Callable[..., None]:
-    def kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+def unary_kernel(compute: Compute[A], half_in_fp32: bool) -> Callable[[BlockContext[A], np.ndarray, np.ndarray], None]:
+    def kernel(ctx: BlockContext[A], x: np.ndarray, y: np.ndarray) -> None:
         lo, hi = block_range(ctx.tiling, ctx.block_idx)
         if lo >= hi:
             return
-        dx, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
+        dx, dy = ctx.attrs.x_dtype, ctx.attrs.y_dtype
         work = work_dtype(dx, dy, half_in_fp32)
         with np.errstate(all="ignore"):
             result = compute(x.view(dx)[lo:hi].astype(work, copy=False), ctx)
@@ -107,7 +125,7 @@ class UnaryOp:
 
 def unary_op(
     op_type: str,
-    compute: Compute,
+    compute: Compute[A],
     aicore: Sequence[int],
     aicpu: Sequence[int] = (),
     *,
@@ -116,16 +134,20 @@ def unary_op(
     out_dtypes: dict[int, int] | None = None,
     attrs: tuple[tuple[str, str], ...] = (),
     aicpu_attr_names: tuple[str, ...] = (),
+    kernel_attrs: Callable[[KernelSignature], A] | None = None,
 ) -> UnaryOp:
     """The AI Core op (one binary per AI Core dtype, output dtype = input dtype unless ``out_dtypes`` maps it)
-    and the AI CPU op of one unary elementwise kernel."""
+    and the AI CPU op of one unary elementwise kernel; ``kernel_attrs`` builds the ``UnaryAttrs``
+    (sub)class ``compute`` reads: an op with attributes passes its subclass's factory (the type checker
+    then holds the two to the same class), the others get ``UnaryAttrs.of``."""
+    factory: KernelAttrsFunc = kernel_attrs or UnaryAttrs.of
     out_map = out_dtypes or {}
     bins = tuple(BinSpec((NAMES[d],), (NAMES[out_map.get(d, d)],)) for d in aicore)
     kernel = unary_kernel(compute, half_in_fp32)
     tiling = unary_tiling(temps, half_in_fp32)
     names = tuple(name for name, _ in attrs)
-    aicore_impl = OpImpl(op_type, kernel, tiling, bins=bins, attr_names=names, attrs=attrs)
-    aicpu_impl = OpImpl(op_type, kernel, tiling, engine=Engine.AICPU, attr_names=aicpu_attr_names)
+    aicore_impl = OpImpl(op_type, kernel, tiling, bins=bins, attr_names=names, attrs=attrs, kernel_attrs=factory)
+    aicpu_impl = OpImpl(op_type, kernel, tiling, engine=Engine.AICPU, attr_names=aicpu_attr_names, kernel_attrs=factory)
     return UnaryOp(aicore_impl, aicpu_impl, tuple(aicore), tuple(aicpu))
 
 

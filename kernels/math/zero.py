@@ -11,10 +11,13 @@ int64, uint8, float16, float32, bool, bfloat16; the AI CPU ZerosLike (no attrs) 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from emulator.device.interface import BlockContext, Engine
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
 from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.data_movement import fill_tiling, same_dtype_bins
 from emulator.meta.dtypes import DataType
@@ -39,17 +42,34 @@ ZERO_DTYPES = (D.DT_INT8, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_FLOAT16, D.DT
 ZEROS_LIKE_AICORE = (D.DT_INT8, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_FLOAT16, D.DT_FLOAT, D.DT_BOOL, D.DT_BF16)
 
 
-def zeros_like_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class ZerosLikeAttrs(KernelAttrs):
+    """What a ZerosLike binary has baked in: the output dtype (the input is never read)."""
+
+    y_dtype: np.dtype
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> ZerosLikeAttrs:
+        _, dy = signature.dtypes
+        return cls(dy)
+
+
+def zeros_like_kernel(ctx: BlockContext[ZerosLikeAttrs], x: np.ndarray, y: np.ndarray) -> None:
     """This block's range of y is set to zero (x is not read)."""
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
-    _, dy = ctx.attrs["dtypes"]  # type: ignore[misc]
+    dy = ctx.attrs.y_dtype
     y.view(dy)[lo:hi] = np.zeros(1, dtype=dy)[0]
 
 
-ZEROS_LIKE = OpImpl("ZerosLike", zeros_like_kernel, fill_tiling, bins=same_dtype_bins(ZEROS_LIKE_AICORE))
-ZEROS_LIKE_AICPU = OpImpl("ZerosLike", zeros_like_kernel, fill_tiling, engine=Engine.AICPU)
+ZEROS_LIKE = OpImpl(
+    "ZerosLike", zeros_like_kernel, fill_tiling, bins=same_dtype_bins(ZEROS_LIKE_AICORE),
+    kernel_attrs=ZerosLikeAttrs.of,
+)  # fmt: skip
+ZEROS_LIKE_AICPU = OpImpl(
+    "ZerosLike", zeros_like_kernel, fill_tiling, engine=Engine.AICPU, kernel_attrs=ZerosLikeAttrs.of
+)
 
 
 def zeros_like_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import struct
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,10 +22,10 @@ import pytest
 from structlog.testing import capture_logs
 
 from emulator import aclnn, process
-from emulator.device.interface import BlockContext
+from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.keys import FORMAT_END, FOUR_MODES, KeySchema
 from emulator.engine.opp import BinEntry
-from emulator.engine.tiling import PlatformInfo
+from emulator.engine.tiling import KernelSignature, PlatformInfo
 from emulator.kernels import build_opp
 from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult
 
@@ -39,9 +40,20 @@ class CountTiling(ctypes.Structure):
     _fields_ = [("total", ctypes.c_int64)]
 
 
-def copy_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray, *workspace: np.ndarray) -> None:
+@dataclass(frozen=True, slots=True)
+class CopyAttrs(KernelAttrs):
+    """The test op's baked-in input dtype."""
+
+    dtype: np.dtype
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> CopyAttrs:
+        return cls(signature.dtypes[0])
+
+
+def copy_kernel(ctx: BlockContext[CopyAttrs], x: np.ndarray, y: np.ndarray, *workspace: np.ndarray) -> None:
     """y = x + 1 (in the dtype of x); one block."""
-    dtype = ctx.attrs["dtypes"][0]  # type: ignore[index]
+    dtype = ctx.attrs.dtype
     total = CountTiling.from_buffer_copy(ctx.tiling).total
     y.view(dtype)[:total] = x.view(dtype)[:total] + 1
 
@@ -72,7 +84,7 @@ def recorded_op(recorder: Recorder, *, workspace: bool = False, dtypes: tuple[st
         kernel_json["workspace"] = {"num": 1, "size": [-1], "type": [0]}
     return OpImpl(
         "EmuTestParse", copy_kernel, recorder.tiling, recorder.parse,
-        bins=tuple(BinSpec((d,), (d,)) for d in dtypes), kernel_json=kernel_json,
+        bins=tuple(BinSpec((d,), (d,)) for d in dtypes), kernel_json=kernel_json, kernel_attrs=CopyAttrs.of,
     )  # fmt: skip
 
 
@@ -134,7 +146,7 @@ def test_an_op_without_any_package_entry_is_561000_then_561103(npu: Any) -> None
 def test_duplicate_bin_keys_keep_the_first_bin(npu_with: Any) -> None:
     """Two binList entries with the same key: the first one serves it, with a duplicate-key warning."""
     spec = BinSpec(("float",), ("float",))
-    impl = OpImpl("EmuTestParse", copy_kernel, Recorder().tiling, bins=(spec, spec))
+    impl = OpImpl("EmuTestParse", copy_kernel, Recorder().tiling, bins=(spec, spec), kernel_attrs=CopyAttrs.of)
     npu_with(impl)
     with capture_logs() as logs:
         kernel = process.current().aclnn.kernel_mgr.op_kernel("EmuTestParse")

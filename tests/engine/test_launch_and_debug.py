@@ -10,7 +10,9 @@ slices are bounds-checked and non-finite float outputs are reported at the next 
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,7 +20,8 @@ import pytest
 from structlog.testing import capture_logs
 
 from emulator import aclnn, process
-from emulator.device.interface import BlockContext
+from emulator.device.interface import NO_ATTRS, BlockContext, KernelAttrs
+from emulator.engine.tiling import KernelSignature
 from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult
 
 DEBUG_ON = {"op_debug_config": {"enable_debug_kernel": "on"}}
@@ -118,6 +121,55 @@ def test_spmd_kernel_runs_once_per_block(npu_with: Callable[..., Any]) -> None:
     assert (status, sync) == (0, 0)
     assert sorted(seen) == [(0, 4), (1, 4), (2, 4), (3, 4)]
     np.testing.assert_array_equal(read(), np.arange(N, dtype=np.float32) * 2)
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleAttrs(KernelAttrs):
+    """The test op's baked-in dtypes and shapes, as an op module declares them next to its kernel."""
+
+    x_dtype: np.dtype
+    y_dtype: np.dtype
+    x_shape: tuple[int, ...]
+    y_shape: tuple[int, ...]
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> DoubleAttrs:
+        (dx, dy), (sx, sy) = signature.dtypes, signature.shapes
+        assert signature.attrs == ()
+        return cls(dx, dy, sx, sy)
+
+
+def test_kernel_receives_the_ops_own_attrs_dataclass(npu_with: Callable[..., Any]) -> None:
+    """Every block gets the one frozen attrs object the op's ``kernel_attrs`` built from the launch."""
+    seen: list[DoubleAttrs] = []
+
+    def kernel(ctx: BlockContext[DoubleAttrs], x: np.ndarray, y: np.ndarray) -> None:
+        seen.append(ctx.attrs)
+        lo, hi = block_slice(ctx)
+        y.view(ctx.attrs.y_dtype)[lo:hi] = x.view(ctx.attrs.x_dtype)[lo:hi] * 2
+
+    impl = OpImpl("EmuTestDouble", kernel, block_tiling(4), bins=(BinSpec(("float",), ("float",)),),
+                  kernel_attrs=DoubleAttrs.of)  # fmt: skip
+    status, sync, read = launch(npu_with, impl)
+    assert (status, sync) == (0, 0)
+    np.testing.assert_array_equal(read(), np.arange(N, dtype=np.float32) * 2)
+    assert len(seen) == 4 and all(attrs is seen[0] for attrs in seen)
+    f32 = np.dtype(np.float32)
+    assert seen[0] == DoubleAttrs(f32, f32, (N,), (N,))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        seen[0].x_shape = (1,)  # type: ignore[misc]
+
+
+def test_an_op_without_kernel_attrs_gets_no_attrs(npu_with: Callable[..., Any]) -> None:
+    """An op that declares no ``kernel_attrs`` launches with the empty ``NO_ATTRS``."""
+    seen: list[object] = []
+
+    def kernel(ctx: BlockContext[KernelAttrs], x: np.ndarray, y: np.ndarray) -> None:
+        seen.append(ctx.attrs)
+
+    status, sync, _ = launch(npu_with, make_op(kernel, block_tiling(1)))
+    assert (status, sync) == (0, 0)
+    assert seen == [NO_ATTRS]
 
 
 def test_under_covering_tiling_leaves_poison(npu_with: Callable[..., Any]) -> None:
