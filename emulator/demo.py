@@ -8,6 +8,7 @@ the emulator's own bookkeeping, the same that leak reports use.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -40,8 +41,9 @@ def describe_resource(res: Resource) -> str:
     if res.kind in ("device_memory", "host_memory"):
         parts.append(f"{res.key:#x}")
         parts.append(f"{res.size} B")
-        if "charged" in res.detail:
-            parts.append(f"(charged {human(int(res.detail['charged']))}: rounded, padded, whole pages)")
+        charged = res.detail.get("charged")
+        if isinstance(charged, int):
+            parts.append(f"(charged {human(charged)}: rounded, padded, whole pages)")
     elif res.kind == "device":
         parts.append(f"{res.key} ({res.tag})")
     elif res.kind in ("tensor", "scalar"):
@@ -186,12 +188,12 @@ def run_demo(out: TextIO) -> list[Step]:
 
         for name, handle in (("x", x), ("y", y), ("out", z), ("seq", seq), ("idx", idx)):
             step(f"Destroy tensor {name} (its memory stays)", f"aclnn.aclDestroyTensor({name})",
-                 lambda h=handle: aclnn.aclDestroyTensor(h))  # fmt: skip
+                 functools.partial(aclnn.aclDestroyTensor, handle))  # fmt: skip
         step("Destroy alpha", "aclnn.aclDestroyScalar(alpha)", lambda: aclnn.aclDestroyScalar(alpha))
         for name, ptr in (("x", x_ptr), ("y", y_ptr), ("out", z_ptr), ("seq", seq_ptr), ("idx", idx_ptr),
                           ("workspace", workspace)):  # fmt: skip
             if ptr:
-                step(f"Free the device memory of {name}", f"acl.rt.free({name})", lambda p=ptr: acl.rt.free(p))
+                step(f"Free the device memory of {name}", f"acl.rt.free({name})", functools.partial(acl.rt.free, ptr))
         step("Destroy the stream", "acl.rt.destroy_stream(stream)", lambda: acl.rt.destroy_stream(stream))
         step("Close device 0", "acl.rt.reset_device(0)", lambda: acl.rt.reset_device(0))
         step("Finalise aclnn (frees the AI CPU task spaces)", "aclnn.aclnnFinalize()", aclnn.aclnnFinalize)

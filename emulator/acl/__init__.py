@@ -31,8 +31,10 @@ def _read_config(config_path: str) -> tuple[str, AclConfig]:
     path = Path(config_path)
     try:
         text = path.resolve(strict=True).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise InvalidFile(f"Path {config_path} is invalid. Reason: {exc.strerror or exc}.", path=config_path) from None
+    except UnicodeDecodeError as exc:
+        raise InvalidFile(f"Path {config_path} is invalid. Reason: {exc}.", path=config_path) from None
     try:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:

@@ -69,7 +69,7 @@ def ptr_to_numpy(ptr: int, shape: tuple[int, ...], npy_type: int) -> np.ndarray:
     dtype = np.dtype(NPY_TYPES[npy_type])
     count = int(np.prod(shape, dtype=np.int64))
     buffer = (ctypes.c_uint8 * (count * dtype.itemsize)).from_address(ptr)
-    return np.frombuffer(buffer, dtype=dtype, count=count).reshape(shape)
+    return np.frombuffer(memoryview(buffer), dtype=dtype, count=count).reshape(shape)
 
 
 def bytes_to_ptr(data: bytes) -> int:

@@ -2,9 +2,10 @@
 
 Every function of acl_meta.h and aclnn_base.h under its C name, C parameters in C order (counts
 included), out-values returned first and the status last; ``None`` is nullptr; device addresses
-are ints (DESIGN.md, "Calling conventions"). The aclDataType, aclFormat and status constants are
-exported with their real values. The op entry points (aclnnAddGetWorkspaceSize …) join this
-face when the op library provides them.
+are ints. The aclDataType, aclFormat and status constants are exported with their real values
+(emulator/aclnn/constants.py), and every op of the registry adds its aclnnXxxGetWorkspaceSize /
+aclnnXxx (emulator/aclnn/ops.py); both modules are generated, so every name of the face is
+visible to a reader and a type checker. ``__all__`` lists the face.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from emulator.aclnn.acl_meta import (
     aclSetRawTensorAddr,
 )
 from emulator.aclnn.aclnn_base import aclnnFinalize, aclnnInit
+from emulator.aclnn.constants import *  # noqa: F403
+from emulator.aclnn.constants import __all__ as CONSTANTS  # noqa: N812 - a list, like the others here
 from emulator.aclnn.executor_api import (
     AclSetDynamicInputTensorAddr,
     AclSetDynamicOutputTensorAddr,
@@ -77,12 +80,78 @@ from emulator.meta.objects import (
 )
 from emulator.status import AclnnStatus
 
-# The C constants, with their real values: ACL_FLOAT, ACL_FORMAT_ND, ACLNN_SUCCESS, ACLNN_ERR_PARAM_NULLPTR …
-globals().update({m.name: m for m in aclDataType})
-globals().update({m.name: m for m in aclFormat})
-globals().update(AclnnStatus.__members__)
 OK = AclnnStatus.ACLNN_SUCCESS
 
 META_FUNCTIONS = [proto.c_name for proto in META]
 FUNCTIONS = [*META_FUNCTIONS, *OP_FUNCTIONS]
 """Every C function of the face: acl_meta.h and aclnn_base.h (the prototype table), then the ops."""
+
+__all__ = [
+    # acl_meta.h
+    "aclCreateTensor",
+    "aclCreateScalar",
+    "aclCreateIntArray",
+    "aclCreateFloatArray",
+    "aclCreateBoolArray",
+    "aclCreateTensorList",
+    "aclCreateScalarList",
+    "aclDestroyTensor",
+    "aclDestroyScalar",
+    "aclDestroyIntArray",
+    "aclDestroyFloatArray",
+    "aclDestroyBoolArray",
+    "aclDestroyTensorList",
+    "aclDestroyScalarList",
+    "aclGetViewShape",
+    "aclGetStorageShape",
+    "aclGetViewStrides",
+    "aclGetViewOffset",
+    "aclGetFormat",
+    "aclGetDataType",
+    "aclGetIntArraySize",
+    "aclGetFloatArraySize",
+    "aclGetBoolArraySize",
+    "aclGetTensorListSize",
+    "aclGetScalarListSize",
+    "aclGetRawTensorAddr",
+    "aclInitTensor",
+    "aclSetRawTensorAddr",
+    "aclSetAclOpExecutorRepeatable",
+    "aclDestroyAclOpExecutor",
+    "aclSetInputTensorAddr",
+    "aclSetOutputTensorAddr",
+    "aclSetTensorAddr",
+    "AclSetInputTensorAddr",
+    "AclSetOutputTensorAddr",
+    "AclSetTensorAddr",
+    "aclSetDynamicInputTensorAddr",
+    "aclSetDynamicOutputTensorAddr",
+    "aclSetDynamicTensorAddr",
+    "AclSetDynamicInputTensorAddr",
+    "AclSetDynamicOutputTensorAddr",
+    "AclSetDynamicTensorAddr",
+    "aclDumpOpTensors",
+    # aclnn_base.h
+    "aclnnInit",
+    "aclnnFinalize",
+    # the parameter-object types and enums
+    "aclBoolArray",
+    "aclFloatArray",
+    "aclIntArray",
+    "aclScalar",
+    "aclScalarList",
+    "aclTensor",
+    "aclTensorList",
+    "aclDataType",
+    "aclFormat",
+    "AclnnStatus",
+    "OK",
+    # custom op modules, and the lists of what the face holds
+    "bind_ops",
+    "CONSTANTS",
+    "FUNCTIONS",
+    "META_FUNCTIONS",
+    "OP_FUNCTIONS",
+    *OP_FUNCTIONS,
+    *CONSTANTS,
+]

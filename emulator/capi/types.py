@@ -194,6 +194,7 @@ def pointer_type(spelling: str, is_const: bool) -> CType:
 def handle_type(name: str, is_const: bool) -> CType:
     from emulator.meta import objects  # the parameter-object classes; objects imports nothing of capi
 
+    accept: Accept
     if name == "aclOpExecutor":
         accept = is_opaque_pointer
     else:

@@ -83,7 +83,7 @@ class AclnnState:
     registry: Registry = field(default_factory=Registry)
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     soc_version: str = ""
-    finalize_steps: list[Callable[[], None]] = field(default_factory=list)
+    finalize_steps: list[Callable[[], object]] = field(default_factory=list)
     kernel_mgr: KernelMgr = field(init=False)
     aicpu: AicpuTaskSpaces = field(init=False)
     op_cache: OpCache = field(init=False)
@@ -96,7 +96,7 @@ class AclnnState:
         self.aicpu = AicpuTaskSpaces(self.settings.aicpu_cache_limit, self.registry)
         self.op_cache = OpCache(self.settings.cache_limit, disabled=self.settings.disable_l2_cache)
         # aclnnFinalize: aclnnAicpuFinalize, then KernelMgr.ReleaseTilingParse (lifecycle.md 5.1)
-        self.finalize_steps = [self.aicpu.finalize, self.kernel_mgr.release_tiling_parse]
+        self.finalize_steps = [self.aicpu.finalize, self.kernel_mgr.release_tiling_parse]  # each returns a count
 
     def thread_config(self, soc: SocProfile) -> OpConfig:
         """The thread's op config (InitL2Phase1Context): the platform's cube / vector core counts.

@@ -96,8 +96,10 @@ SUB_BYTE_OFFSET = 1000  # TypeSize values above this encode a bit width
 FALLBACK_TYPE_SIZE = 16  # sizeof(complex<double>): TypeSize of anything without a positive table entry
 
 # TypeSize by ge value; -1 entries (and values outside the table) fall back to 16.
-_TYPE_SIZE = (4, 2, 1, 4, 1, -1, 2, 2, 4, 8, 8, 8, 1, -1, 1, 1, 8, 16, 1, 2, 4, 1, 2, 8, -1, 5, 8, 2, -1)
-_TYPE_SIZE += (1004, 1001, 1002, 1002, 4, 1, 1, 1, 1, 1006, 1006, 1004, 1004)
+_TYPE_SIZE: tuple[int, ...] = (
+    *(4, 2, 1, 4, 1, -1, 2, 2, 4, 8, 8, 8, 1, -1, 1, 1, 8, 16, 1, 2, 4, 1, 2, 8, -1, 5, 8, 2, -1),
+    *(1004, 1001, 1002, 1002, 4, 1, 1, 1, 1, 1006, 1006, 1004, 1004),
+)
 
 
 def type_size(dtype: int) -> int:

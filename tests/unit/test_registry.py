@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from emulator import aclnn, kernels
 from emulator.aclnn.l2_face import bind
-from emulator.capi.generate import OPS_MODULE, render_ops_module
+from emulator.capi.generate import GENERATED
 from emulator.opdev.registry import DuplicateOp, OpRegistry, header_of, l2_api
 
 PROTO = "aclnnStatus {name}(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize, aclOpExecutor **executor)"
@@ -82,9 +83,10 @@ def test_bind_refuses_a_name_the_library_has() -> None:
         bind(_op_module("shadow_ops", "aclnnAdd"))
 
 
-def test_generated_face_module_is_current() -> None:
-    """emulator/aclnn/ops.py is exactly what the generator writes (python -m emulator.capi.generate)."""
-    assert OPS_MODULE.read_text(encoding="utf-8") == render_ops_module()
+@pytest.mark.parametrize("target", sorted(GENERATED), ids=lambda path: path.name)
+def test_generated_face_modules_are_current(target: Path) -> None:
+    """emulator/aclnn/ops.py and constants.py are exactly what python -m emulator.capi.generate writes."""
+    assert target.read_text(encoding="utf-8") == GENERATED[target]()
 
 
 def test_face_exports_every_registered_function() -> None:
