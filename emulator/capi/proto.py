@@ -181,12 +181,9 @@ def parse(declaration: str, *, header: str, py_name: str | None = None, failure:
     if len(set(names)) != len(names):
         raise ValueError(f"{match['name']}: a parameter name repeats")
     for p in params:
-        if (
-            p.count is not None
-            and p.count not in names
-            and not p.count.replace("+", "").replace(" ", "").isidentifier()
-        ):
-            raise ValueError(f"{match['name']}: {p.name}'s count {p.count!r} names no parameter")
+        unknown = set(re.findall(r"[A-Za-z_]\w*", p.count or "")) - set(names)
+        if unknown:
+            raise ValueError(f"{match['name']}: {p.name}'s count {p.count!r} names no parameter {sorted(unknown)}")
     return Proto(match["name"], _ret(match["ret"]), params, header, py_name, failure, declaration)
 
 
