@@ -39,6 +39,7 @@ from emulator.meta.objects import (
     numel,
 )
 from emulator.status import AclnnStatus
+from emulator.tracking import ResourceKind
 
 if TYPE_CHECKING:
     from emulator.engine.launchers import Launcher
@@ -103,7 +104,7 @@ class RunContext:
 
 
 class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
-    kind = "executor"
+    kind = ResourceKind.EXECUTOR
     __slots__ = (
         "aicpu_device_mem",
         "api",
@@ -139,7 +140,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         self.l2_outputs: tuple[Any, ...] = ()
         self.runs = 0
         self.lock = threading.Lock()
-        process.current().registry.add("executor", self.key, tag=api, ref=self)
+        process.current().registry.add(ResourceKind.EXECUTOR, self.key, tag=api, ref=self)
 
     def __repr__(self) -> str:
         state = "" if self.alive else " DESTROYED"

@@ -31,6 +31,7 @@ from emulator.engine.opp.discovery import PackageRecord
 from emulator.engine.tiling import OpImpl, PlatformInfo
 from emulator.errors import AclnnError, AclnnRuntimeError
 from emulator.status import AclnnStatus
+from emulator.tracking import ResourceKind
 
 log = structlog.get_logger(logger_name="emulator.engine.kernel")
 
@@ -118,7 +119,7 @@ class OpKernelBin:
                     raise AclnnRuntimeError(f"{self.op_type}: TilingParse failed", msg_id="EZ9999")
             holder = TilingParseCtxHolder(platform.core_num, compile_info_json, parsed)
             self.holders[key] = holder
-            process.current().registry.add("tiling_parse", id(holder), tag=self.json_file_path)
+            process.current().registry.add(ResourceKind.TILING_PARSE, id(holder), tag=self.json_file_path)
             log.debug("kernel.tiling_parse", op_type=self.op_type, bin=self.json_file_path, cores=key)
             return holder
 
@@ -130,7 +131,7 @@ class OpKernelBin:
                     holder.compile_info = None
                     holder.released = True
                     released += 1
-                    process.current().registry.remove("tiling_parse", id(holder))
+                    process.current().registry.remove(ResourceKind.TILING_PARSE, id(holder))
         return released
 
 

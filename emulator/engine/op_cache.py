@@ -36,6 +36,7 @@ from emulator.meta.objects import (
     aclTensorList,
 )
 from emulator.status import AclnnStatus
+from emulator.tracking import ResourceKind
 
 log = structlog.get_logger(logger_name="emulator.engine.cache")
 
@@ -102,14 +103,14 @@ class CacheEntry:
 class OpExecCacheWrap(Handle):
     """The replay object phase 1 hands out on a cache hit."""
 
-    kind = "executor"
+    kind = ResourceKind.EXECUTOR
     __slots__ = ("args", "entry")
 
     def __init__(self, entry: CacheEntry, args: tuple[Any, ...]) -> None:
         super().__init__()
         self.entry = entry
         self.args = args
-        process.current().registry.add("executor", self.key, tag=f"{entry.api} (op-cache replay)", ref=self)
+        process.current().registry.add(ResourceKind.EXECUTOR, self.key, tag=f"{entry.api} (op-cache replay)", ref=self)
 
     @property
     def api(self) -> str:
