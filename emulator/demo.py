@@ -76,7 +76,7 @@ class StepRecorder:
         self.out = out
         self.steps: list[Step] = []
 
-    def _snapshot(self) -> tuple[dict[tuple[str, int], Resource], int]:
+    def _snapshot(self) -> tuple[dict[tuple[ResourceKind, int], Resource], int]:
         live = {(r.kind, r.key): r for r in self.proc.registry.live()}
         used = sum(d.mem_info().total - d.mem_info().free for d in self.proc.runtime.opened_devices())
         return live, used

@@ -44,6 +44,8 @@ class ResourceKind(StrEnum):
     AICPU_TASK_SPACE = "aicpu_task_space"
     AICPU_TASK = "aicpu_task"
     TILING_PARSE = "tiling_parse"
+    # a handle kind that is never registered: an executor-owned tensor goes with its executor
+    EXEC_TENSOR = "exec_tensor"
 
 
 # Caches, not leaks: the library's own process caches, which the user cannot free one by one and
