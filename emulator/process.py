@@ -21,7 +21,7 @@ from emulator import plog
 from emulator.config import AclConfig, Settings
 from emulator.engine.system import AclnnState
 from emulator.error_manager import ErrorManager
-from emulator.rt.runtime import Runtime
+from emulator.runtime.core import Runtime
 from emulator.tracking import Registry
 
 if TYPE_CHECKING:

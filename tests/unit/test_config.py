@@ -94,8 +94,9 @@ def test_module_level_overrides_global_level() -> None:
 
 
 def test_module_names() -> None:
-    """Loggers map to the real module names: device -> RUNTIME, acl face -> ASCENDCL, the rest -> OP."""
+    """Loggers map to the real module names: device, runtime core -> RUNTIME; acl face -> ASCENDCL; the rest -> OP."""
     assert module_of("device.simulated") == "RUNTIME"
+    assert module_of("emulator.runtime") == "RUNTIME"
     assert module_of("emulator.acl") == "ASCENDCL"
     assert module_of("emulator.engine") == "OP"
     assert module_of(None) == "OP"

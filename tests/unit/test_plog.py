@@ -113,6 +113,22 @@ def test_module_level_is_read_per_process(monkeypatch: pytest.MonkeyPatch, capsy
     assert "api.failed: api=aclInit" in out
 
 
+def test_runtime_core_lines_are_filed_under_runtime(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The runtime core (emulator.runtime) logs as the plog module RUNTIME, so RUNTIME's module level governs it."""
+    monkeypatch.setenv("ASCEND_SLOG_PRINT_TO_STDOUT", "1")
+    monkeypatch.setenv("ASCEND_MODULE_LOG_LEVEL", "RUNTIME=1")
+    with process.fresh():
+        assert acl.rt.set_device(0) == 0
+        _, ret = acl.rt.create_stream()
+        assert ret == 0
+        assert acl.rt.reset_device(0) == 0  # the last reset destroys the stream, with an info line
+    out = capsys.readouterr().out
+    assert out.startswith("[INFO] RUNTIME(")
+    assert "rt.stream_destroyed_with_context: stream=0x" in out
+
+
 def test_outer_setup_object_comes_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """After a fresh() block the very setup in place before it is in place again."""
     before = structlog.get_config()

@@ -33,10 +33,10 @@ from emulator.device.errors import (
 )
 from emulator.device.interface import AddressKind, AllocationInfo, EventId, StreamId
 from emulator.device.soc import SocProfile, load_soc
-from emulator.rt.context import Context, DeviceSlot
+from emulator.runtime.context import Context, DeviceSlot
 from emulator.tracking import Registry, ResourceKind
 
-log = structlog.get_logger(logger_name="emulator.rt")
+log = structlog.get_logger(logger_name="emulator.runtime")
 
 STREAM_HUGE = 0x8
 CONTEXT_HANDLE_BASE = 0x7C00_0000
