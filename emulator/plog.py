@@ -20,7 +20,7 @@ import logging
 import os
 import sys
 import threading
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -113,7 +113,7 @@ def installed() -> PlogRenderer | None:
     if not structlog.is_configured():
         return None
     processors = structlog.get_config()["processors"]
-    last = processors[-1] if processors else None
+    last = processors[-1] if isinstance(processors, Sequence) and processors else None
     return last if isinstance(last, PlogRenderer) else None
 
 
