@@ -44,23 +44,20 @@ class EmulatedProcess:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings if settings is not None else Settings.from_env()
-        # the log variables are read when a process starts; fresh() puts the outer setup back
+        self.registry = Registry(enabled=self.settings.tracking)
+        self.errors = ErrorManager()
+        self.acl = AclState()
+        self.runtime = Runtime(self.settings, self.registry)
+        self.lock = threading.RLock()
+        self.strict = self.settings.strict
+        self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
+        self.diagnostics: list[Diagnostic] = []
+        self.aclnn = AclnnState(self.settings, registry=self.registry, soc_version=self.runtime.soc.soc_version)
+        # what a successful aclFinalize runs first: aclnnFinalize's steps (spec lifecycle.md 5.6)
+        self.finalize_hooks: list[Callable[[], None]] = [self.aclnn.finalize]
+        # The log variables are read when a process starts, as the real libraries read them. Last, so
+        # a process that fails to start leaves the setup as it was; fresh() puts the outer one back.
         self.replaced_logging = plog.install(self.settings)
-        try:
-            self.registry = Registry(enabled=self.settings.tracking)
-            self.errors = ErrorManager()
-            self.acl = AclState()
-            self.runtime = Runtime(self.settings, self.registry)
-            self.lock = threading.RLock()
-            self.strict = self.settings.strict
-            self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
-            self.diagnostics: list[Diagnostic] = []
-            self.aclnn = AclnnState(self.settings, registry=self.registry, soc_version=self.runtime.soc.soc_version)
-            # what a successful aclFinalize runs first: aclnnFinalize's steps (spec lifecycle.md 5.6)
-            self.finalize_hooks: list[Callable[[], None]] = [self.aclnn.finalize]
-        except BaseException:
-            plog.restore(self.replaced_logging)  # a process that never started leaves no setup behind
-            raise
 
     def close(self) -> None:
         """Release the devices (what the OS does to a real process's device handles at exit)."""

@@ -190,3 +190,11 @@ def test_home_default_follows_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     """Settings() looks $HOME up when it is made, not once at import."""
     monkeypatch.setenv("HOME", str(tmp_path))
     assert Settings().log_dir == tmp_path / "ascend" / "log"
+
+
+def test_a_process_that_fails_to_start_changes_nothing(tmp_path: Path) -> None:
+    """A process whose SoC profile does not exist never starts, and the logging setup stays as it was."""
+    before = structlog.get_config()
+    with pytest.raises(KeyError, match="no SoC profile"), process.fresh(Settings(soc="NoSuchSoc", log_dir=tmp_path)):
+        pass
+    assert structlog.get_config()["processors"] is before["processors"]
