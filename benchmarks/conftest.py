@@ -11,13 +11,18 @@ from collections.abc import Iterator
 
 import pytest
 
-from emulator import process
-from emulator.config import Settings, configure_logging
+from emulator import plog, process
+from emulator.config import Settings
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _quiet_logs(tmp_path_factory: pytest.TempPathFactory) -> None:
-    configure_logging(Settings(log_dir=tmp_path_factory.mktemp("plog")), force=True)
+def _quiet_logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every emulated process logs to a temp dir: each reads the plog path from the environment when it starts."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("ASCEND_PROCESS_LOG_PATH", str(tmp_path_factory.mktemp("plog")))
+        replaced = plog.configure_logging(Settings.from_env(), force=True)
+        yield
+        plog.restore(replaced)
 
 
 @pytest.fixture

@@ -114,7 +114,7 @@ def test_add_large_numpy(benchmark, large: AddCase) -> None:  # type: ignore[no-
 def _case_with(n: int, **settings: object) -> Iterator[AddCase]:
     from emulator.config import Settings
 
-    with process.fresh(Settings(**settings)):  # type: ignore[arg-type]
+    with process.fresh(Settings.from_env().model_copy(update=settings)):  # the env's plog path, these overrides
         acl.rt.set_device(0)
         stream, _ = acl.rt.create_stream()
         aclnn.aclnnInit(None)

@@ -1,4 +1,11 @@
-"""What a device backend raises when the runtime underneath aclrt* would fail.
+"""What a device backend raises when the runtime underneath aclrt* would fail, and the one error root.
+
+``StatusError`` is the root of every error the emulator raises on purpose, whichever floor
+raises it: it carries the C status the error becomes, the ID of the aclGetRecentErrMsg
+message the real call records, the message and structured context. It lives here, on the
+lowest floor, because ``device`` imports nothing from ``emulator`` while ``emulator.errors``
+may import from ``device``: so both ``DeviceError`` and ``emulator.errors.EmulatorError`` can
+subclass it and ``emulator.boundary`` catches one class.
 
 The device layer is the runtime (libruntime + driver), so its errors carry the runtime's own
 codes (107xxx / 207xxx / 507xxx, spec/pyacl-runtime.md section 5.2) and the ID of the
@@ -9,19 +16,45 @@ conformance test checks each one against ``emulator.status.AclError``.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import ClassVar
 
 
-class DeviceError(Exception):
-    """A runtime failure. ``msg_id`` None means the real call fails silently (no message recorded)."""
+class _ClassDefault(Enum):
+    """The type of "no msg_id given": ``None`` is a real value (the call records no message)."""
 
-    status: ClassVar[int] = 507000  # ACL_ERROR_RT_INTERNAL_ERROR: unmapped internal errors
-    msg_id: ClassVar[str | None] = "EE9999"
+    TOKEN = 0
 
-    def __init__(self, message: str, /, **context: object) -> None:
+
+CLASS_DEFAULT = _ClassDefault.TOKEN
+
+
+class StatusError(Exception):
+    """An error with a status. ``msg_id`` None: the real call records no aclGetRecentErrMsg text.
+
+    ``msg_id`` is the class's unless the raiser passes one: the same status is silent in one
+    API and reported in another (an aclnn getter's 161001 records nothing, an L2 op's does).
+    Only subclasses are raised; the root's defaults are ACL_ERROR_INTERNAL_ERROR's.
+    """
+
+    status: ClassVar[int] = 500000  # ACL_ERROR_INTERNAL_ERROR
+    msg_id: str | None = "EH9999"
+
+    def __init__(
+        self, message: str, /, *, msg_id: str | _ClassDefault | None = CLASS_DEFAULT, **context: object
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.context = context
+        if not isinstance(msg_id, _ClassDefault):
+            self.msg_id = msg_id
+
+
+class DeviceError(StatusError):
+    """A runtime failure. ``msg_id`` None means the real call fails silently (no message recorded)."""
+
+    status: ClassVar[int] = 507000  # ACL_ERROR_RT_INTERNAL_ERROR: unmapped internal errors
+    msg_id: str | None = "EE9999"
 
 
 class InvalidValue(DeviceError):

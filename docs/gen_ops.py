@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from emulator import kernels
-from emulator.config import Settings, configure_logging
+from emulator.config import Settings
 from emulator.engine.opp import LoadAllOppPackage, OppPackages
+from emulator.plog import configure_logging
 
 ROOT = Path(__file__).resolve().parents[1]
 SOCS = {"Ascend910B2 (A2)": "Ascend910B2", "Ascend310P3": "Ascend310P3", "Ascend950PR_9599": "Ascend950PR_9599"}

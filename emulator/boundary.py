@@ -1,8 +1,8 @@
 """The one place where emulator exceptions become statuses.
 
 Every C-named function — the pyACL face, the aclnn face and the L2 ops in kernels/ — is wrapped
-by a decorator from here. A ``StatusError`` (``EmulatorError`` or a runtime ``DeviceError``)
-becomes its status; its message goes to the error manager for aclGetRecentErrMsg, and a
+by a decorator from here. A ``StatusError`` (the one root of ``EmulatorError`` and the runtime's
+``DeviceError``) becomes its status; its message goes to the error manager for aclGetRecentErrMsg, and a
 runtime failure also sets the thread's last-error slot (spec/runtime.md section 10.3).
 Anything else is an emulator bug and propagates. Python type mistakes — what a C compiler
 would have rejected — raise TypeError before the call, as pyACL's argument parser does.
@@ -20,8 +20,7 @@ import structlog
 from emulator import process
 from emulator.capi import Param, Proto, lookup
 from emulator.capi.types import is_integer
-from emulator.device.errors import DeviceError
-from emulator.errors import StatusError
+from emulator.device.errors import DeviceError, StatusError
 from emulator.status import describe
 from emulator.tracking import Site
 
@@ -35,12 +34,12 @@ def is_int(value: object) -> bool:
     return is_integer(value)
 
 
-def record_failure(c_name: str, exc: Exception, *, aclnn: bool = False) -> int:
+def record_failure(c_name: str, exc: StatusError, *, aclnn: bool = False) -> int:
     """Record a StatusError the way the real call would (message, last error, log line)."""
     proc = process.current()
-    status: int = exc.status  # type: ignore[attr-defined]
-    msg_id: str | None = exc.msg_id  # type: ignore[attr-defined]
-    text = exc.message.replace("{api}", c_name)  # type: ignore[attr-defined]
+    status = exc.status
+    msg_id = exc.msg_id
+    text = exc.message.replace("{api}", c_name)
     if msg_id is not None:
         proc.errors.report(msg_id, text)
     if isinstance(exc, DeviceError):
@@ -52,7 +51,7 @@ def record_failure(c_name: str, exc: Exception, *, aclnn: bool = False) -> int:
         status=describe(status, aclnn=aclnn),
         code=status,
         reason=text,
-        context=exc.context,  # type: ignore[attr-defined]
+        context=exc.context,
     )
     return status
 

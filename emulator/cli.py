@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from emulator import process
-from emulator.config import AclConfig, Settings, configure_logging
+from emulator.config import AclConfig, Settings
 from emulator.demo import run_demo
 from emulator.engine.system import init_system_config
 from emulator.leaks import LEAK_EXIT_CODE, leak_report
+from emulator.plog import configure_logging
 from emulator.trace import start_trace, stop_trace
 
 
@@ -75,7 +76,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
 def cmd_leaks(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     code = _run_script(args.script, args.args)
-    report = leak_report()
+    report = leak_report(at_exit=True)  # the script has ended: a cache still alive means aclnnFinalize never ran
     print(report.render())
     print(f"(script exit code {code}, {time.perf_counter() - started:.2f} s)", file=sys.stderr)
     return LEAK_EXIT_CODE if report else 0
@@ -140,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if rest and args.command not in ("trace", "leaks"):
         build_parser().error(f"unrecognized arguments: {' '.join(rest)}")
     args.args = rest  # the script's own arguments (options the tool does not know go to the script)
-    configure_logging(Settings.from_env())
+    configure_logging(Settings.from_env())  # lines logged before the first emulated process starts
     if args.command == "demo":
         steps = run_demo(sys.stdout)
         return 0 if all(s.status == 0 for s in steps) else 1

@@ -2,31 +2,27 @@
 
 ``Settings.from_env()`` is the one reader of ``os.environ``. ``AclConfig`` is the pydantic model
 of what ``aclInit`` reads from its JSON file; unknown keys are kept and ignored, as the real
-parser ignores them. ``configure_logging`` turns the ASCEND log variables into a structlog
-setup whose lines look like the real plog lines (spec/runtime.md section 10.4).
+parser ignores them. The log variables end up in ``Settings`` too; ``emulator.plog`` turns
+the Settings of each emulated process into its structlog setup.
 """
 
 from __future__ import annotations
 
-import logging
 import os
-import sys
-import threading
-from collections.abc import Mapping, MutableMapping
-from datetime import datetime
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal, TextIO
+from typing import Literal
 
-import structlog
 from pydantic import BaseModel, ConfigDict, Field
 
 from emulator.device.soc import DEFAULT_SOC
-from emulator.dfx import add_dfx
-from emulator.error_manager import timestamp
 
-LOG_LEVELS = {0: logging.DEBUG, 1: logging.INFO, 2: logging.WARNING, 3: logging.ERROR, 4: logging.CRITICAL + 10}
-LEVEL_NAMES = {"debug": "DEBUG", "info": "INFO", "warning": "WARNING", "error": "ERROR", "critical": "ERROR"}
 DEFAULT_LOG_LEVEL = 3
+
+
+def _home_log_dir() -> Path:
+    """$HOME/ascend/log, looked up when a Settings is made (not once at import: HOME may change)."""
+    return Path.home() / "ascend" / "log"
 
 
 def _int_or(value: str | None, default: int, lo: int, hi: int) -> int:
@@ -71,7 +67,7 @@ class Settings(BaseModel):
     log_level: int = DEFAULT_LOG_LEVEL
     module_log_levels: dict[str, int] = Field(default_factory=dict)
     log_to_stdout: bool = False
-    log_dir: Path = Path.home() / "ascend" / "log"
+    log_dir: Path = Field(default_factory=_home_log_dir)
     backend: str = "simulated"
     soc: str = DEFAULT_SOC
     device_count: int = 8
@@ -143,83 +139,3 @@ class AclConfig(BaseModel):
 
     err_msg_mode: Literal["0", "1"] = "0"
     default_device: DefaultDevice | None = Field(default=None, alias="defaultDevice")
-
-
-# -- logging --------------------------------------------------------------------------------
-MODULES = (("device", "RUNTIME"), ("emulator.acl", "ASCENDCL"), ("emulator.rt", "RUNTIME"))
-
-
-def module_of(logger_name: str | None) -> str:
-    for prefix, module in MODULES:
-        if logger_name and logger_name.startswith(prefix):
-            return module
-    return "OP"
-
-
-class _LazyFile:
-    """The plog file, created on the first line written (a quiet process leaves no file behind)."""
-
-    def __init__(self, directory: Path) -> None:
-        self._directory = directory
-        self._file: TextIO | None = None
-        self._lock = threading.Lock()
-
-    def write(self, text: str) -> int:
-        with self._lock:
-            if self._file is None:
-                plog = self._directory / "debug" / "plog"
-                plog.mkdir(parents=True, exist_ok=True)
-                stamp = datetime.now().strftime("%Y%m%d%H%M%S%f")[:-3]
-                self._file = (plog / f"plog-{os.getpid()}_{stamp}.log").open("a", encoding="utf-8")
-            return self._file.write(text)
-
-    def flush(self) -> None:
-        if self._file is not None:
-            self._file.flush()
-
-    def __del__(self) -> None:  # the sink lives as long as the logging setup that holds it
-        if self._file is not None:
-            self._file.close()
-
-
-def plog_renderer(settings: Settings) -> structlog.types.Processor:
-    """Render and filter one event as a plog line: [LEVEL] MODULE(pid,name):time [file:line]tid event: k=v."""
-    process_name = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else "python"
-
-    def render(logger: Any, method: str, event: MutableMapping[str, Any]) -> str:
-        module = module_of(event.pop("logger_name", None))
-        level = LEVEL_NAMES.get(method, method.upper())
-        threshold = settings.module_log_levels.get(module, settings.log_level)
-        if LOG_LEVELS[threshold] > getattr(logging, level, logging.ERROR):
-            raise structlog.DropEvent
-        where = event.pop("where", "")
-        text = event.pop("event", "")
-        fields = " ".join(f"{k}={v}" for k, v in event.items())
-        return (
-            f"[{level}] {module}({os.getpid()},{process_name}):{timestamp()} [{where}]"
-            f"{threading.get_native_id()} {text}: {fields}".rstrip()
-        )
-
-    return render
-
-
-def configure_logging(
-    settings: Settings, *, stream: TextIO | None = None, force: bool = False, all_levels: bool = False
-) -> None:
-    """Set up structlog from the ASCEND log variables, unless the application already did.
-
-    Called when an emulated process starts, which is where the real libraries read these
-    variables; an application (or a test) that configured structlog itself keeps its setup.
-    ``all_levels`` lets every event reach the processors (so ``structlog.testing.capture_logs``
-    sees warnings and debug events) while the plog output still honours the levels.
-    """
-    if structlog.is_configured() and not force:
-        return
-    lowest = 0 if all_levels else min([settings.log_level, *settings.module_log_levels.values()])
-    sink: Any = stream or (sys.stdout if settings.log_to_stdout else _LazyFile(settings.log_dir))
-    structlog.configure(
-        processors=[structlog.contextvars.merge_contextvars, add_dfx, plog_renderer(settings)],
-        wrapper_class=structlog.make_filtering_bound_logger(min(LOG_LEVELS[lowest], logging.CRITICAL)),
-        logger_factory=structlog.WriteLoggerFactory(file=sink),
-        cache_logger_on_first_use=False,
-    )

@@ -19,7 +19,7 @@ from emulator import acl, aclnn, process
 from emulator.acl import constants as c
 from emulator.process import EmulatedProcess
 from emulator.status import describe
-from emulator.tracking import Resource
+from emulator.tracking import Resource, ResourceKind
 
 
 def _status_of(handle: object) -> tuple[object, int]:
@@ -38,21 +38,21 @@ def human(nbytes: int) -> str:
 
 def describe_resource(res: Resource) -> str:
     parts = [res.kind.replace("_", " ")]
-    if res.kind in ("device_memory", "host_memory"):
+    if res.kind in (ResourceKind.DEVICE_MEMORY, ResourceKind.HOST_MEMORY):
         parts.append(f"{res.key:#x}")
         parts.append(f"{res.size} B")
         charged = res.detail.get("charged")
         if isinstance(charged, int):
             parts.append(f"(charged {human(charged)}: rounded, padded, whole pages)")
-    elif res.kind == "device":
+    elif res.kind is ResourceKind.DEVICE:
         parts.append(f"{res.key} ({res.tag})")
-    elif res.kind in ("tensor", "scalar"):
+    elif res.kind in (ResourceKind.TENSOR, ResourceKind.SCALAR):
         parts.append(f"at {res.key:#x} (a host descriptor: no device memory of its own)")
-    elif res.kind == "executor":
+    elif res.kind is ResourceKind.EXECUTOR:
         parts.append(f"{res.key:#x} for {res.tag}")
-    elif res.kind == "tiling_parse":
+    elif res.kind is ResourceKind.TILING_PARSE:
         return f"tiling-parse context of {str(res.tag).rsplit('/', 1)[-1]} (a cache kept until aclnnFinalize)"
-    elif res.kind in ("aicpu_task", "aicpu_task_space"):
+    elif res.kind in (ResourceKind.AICPU_TASK, ResourceKind.AICPU_TASK_SPACE):
         parts.append(f"{res.key:#x} of {res.tag}")
     else:
         parts.append(f"{res.key:#x}")
@@ -78,7 +78,7 @@ class StepRecorder:
         self.out = out
         self.steps: list[Step] = []
 
-    def _snapshot(self) -> tuple[dict[tuple[str, int], Resource], int]:
+    def _snapshot(self) -> tuple[dict[tuple[ResourceKind, int], Resource], int]:
         live = {(r.kind, r.key): r for r in self.proc.registry.live()}
         used = sum(d.mem_info().total - d.mem_info().free for d in self.proc.runtime.opened_devices())
         return live, used

@@ -1,41 +1,28 @@
 """Every error the emulator raises on purpose; each class knows the status it becomes.
 
-Runtime failures (107xxx / 207xxx / 507xxx) are ``device.errors.DeviceError`` subclasses and
-are raised by the runtime part of the emulator too: the device layer *is* the runtime, so its
-vocabulary is reused, not repeated. This module adds what sits above it: the ACL layer's own
-checks (100xxx, EHxxxx messages) and, later, aclnn's (161xxx / 361xxx / 561xxx, EZxxxx).
-``boundary`` is the one place that turns either tree into a status.
+Both trees grow from one root, ``device.errors.StatusError`` (status, msg_id, message,
+context), which sits on the lowest floor so the device layer can use it too. Runtime failures
+(107xxx / 207xxx / 507xxx) are ``device.errors.DeviceError`` subclasses and are raised by the
+runtime part of the emulator too: the device layer *is* the runtime, so its vocabulary is
+reused, not repeated. This module adds what sits above it: the ACL layer's own checks (100xxx,
+EHxxxx messages) and aclnn's (161xxx / 361xxx / 561xxx, EZxxxx). ``boundary`` is the one
+place that turns a ``StatusError`` into a status.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from emulator.device.errors import DeviceError
+# the root is re-exported: the floors above device catch ``emulator.errors.StatusError``
+from emulator.device.errors import StatusError as StatusError
 from emulator.status import AclError, AclnnStatus
 
-_CLASS_DEFAULT: object = object()
 
-
-class EmulatorError(Exception):
-    """An error with a status. ``msg_id`` None: the real call records no aclGetRecentErrMsg text.
-
-    ``msg_id`` is the class's unless the raiser passes one: the same status is silent in one
-    API and reported in another (an aclnn getter's 161001 records nothing, an L2 op's does).
-    """
+class EmulatorError(StatusError):
+    """An error of the layers above the runtime (ACL's own checks, aclnn); same fields as the root."""
 
     status: ClassVar[int] = AclError.ACL_ERROR_INTERNAL_ERROR
     msg_id: str | None = "EH9999"
-
-    def __init__(self, message: str, /, *, msg_id: object = _CLASS_DEFAULT, **context: object) -> None:
-        super().__init__(message)
-        self.message = message
-        self.context = context
-        if msg_id is not _CLASS_DEFAULT:
-            self.msg_id = msg_id  # type: ignore[assignment]
-
-
-StatusError = (EmulatorError, DeviceError)
 
 
 class AclParamError(EmulatorError):

@@ -3,7 +3,9 @@
 Every resource still alive is reported with its kind, size, address and the file:line (plus a
 short stack) in the user's code that created it, grouped by layer. Members of a leaked list are
 *indirect* leaks (destroying the list would have freed them); everything else is *direct*. Caches
-that are not leaks — tiling-parse contexts before aclnnFinalize — are counted apart. Suppressions
+that are not leaks (``tracking.CACHE_KINDS``: tiling-parse contexts and AI CPU task spaces and
+tasks, which aclnnFinalize frees) are counted apart while the program runs; in the report at
+program end they are leaks, since aclnnFinalize never ran. Suppressions
 come from a file of patterns (``leak:<glob>`` matched against each stack frame ``file:line in
 function``, or ``kind:<kind>``), and are counted in the summary.
 """
@@ -19,14 +21,34 @@ import structlog
 
 from emulator import process
 from emulator.process import EmulatedProcess
-from emulator.tracking import Resource
+from emulator.tracking import CACHE_KINDS, Resource, ResourceKind
 
-LAYERS: dict[str, tuple[str, ...]] = {
-    "runtime (acl.rt)": ("device", "context", "stream", "event", "device_memory", "host_memory"),
-    "aclnn objects": ("tensor", "scalar", "int_array", "float_array", "bool_array", "tensor_list", "scalar_list"),
-    "op engine": ("executor", "aicpu_task_space", "aicpu_task"),
+LAYERS: dict[str, tuple[ResourceKind, ...]] = {
+    "runtime (acl.rt)": (
+        ResourceKind.DEVICE,
+        ResourceKind.CONTEXT,
+        ResourceKind.STREAM,
+        ResourceKind.EVENT,
+        ResourceKind.DEVICE_MEMORY,
+        ResourceKind.HOST_MEMORY,
+    ),
+    "aclnn objects": (
+        ResourceKind.TENSOR,
+        ResourceKind.SCALAR,
+        ResourceKind.INT_ARRAY,
+        ResourceKind.FLOAT_ARRAY,
+        ResourceKind.BOOL_ARRAY,
+        ResourceKind.TENSOR_LIST,
+        ResourceKind.SCALAR_LIST,
+    ),
+    "op engine": (ResourceKind.EXECUTOR, ResourceKind.AICPU_TASK_SPACE, ResourceKind.AICPU_TASK),
 }
-CACHE_KINDS = frozenset({"tiling_parse"})
+# how the caches line of a report names each of tracking.CACHE_KINDS, in this order
+CACHE_NAMES: dict[ResourceKind, str] = {
+    ResourceKind.TILING_PARSE: "tiling-parse context(s)",
+    ResourceKind.AICPU_TASK_SPACE: "AI CPU task space(s)",
+    ResourceKind.AICPU_TASK: "AI CPU task(s)",
+}
 LEAK_EXIT_CODE = 23
 
 log = structlog.get_logger(logger_name="emulator.leaks")
@@ -77,7 +99,7 @@ class LeakReport:
 
     @property
     def device_bytes(self) -> int:
-        return sum(r.size or 0 for r in self.leaked if r.kind == "device_memory")
+        return sum(r.size or 0 for r in self.leaked if r.kind is ResourceKind.DEVICE_MEMORY)
 
     def summary(self) -> str:
         if not self.leaked:
@@ -107,7 +129,8 @@ class LeakReport:
         for res in others:
             lines.extend(_describe(res, indirect=res in self.indirect))
         if self.caches:
-            lines.append(f"-- caches (not leaks): {len(self.caches)} tiling-parse context(s)")
+            counts = [(sum(1 for r in self.caches if r.kind is kind), name) for kind, name in CACHE_NAMES.items()]
+            lines.append("-- caches (not leaks): " + ", ".join(f"{n} {name}" for n, name in counts if n))
         lines.append(self.summary())
         return "\n".join(lines)
 
@@ -126,10 +149,15 @@ def _describe(res: Resource, *, indirect: bool) -> list[str]:
 def leak_report(
     proc: EmulatedProcess | None = None,
     *,
-    since: Iterable[tuple[str, int]] = (),
+    since: Iterable[tuple[ResourceKind, int]] = (),
     suppressions: Suppressions | None = None,
+    at_exit: bool = False,
 ) -> LeakReport:
-    """What is alive now (ignoring what was alive in ``since``), sorted into direct, indirect, suppressed."""
+    """What is alive now (ignoring what was alive in ``since``), sorted into direct, indirect, suppressed.
+
+    ``at_exit``: the report at program end, when caches still alive mean aclnnFinalize never ran,
+    so they are leaks too; before it they are counted in ``caches``.
+    """
     proc = proc or process.current()
     baseline = set(since)
     rules = suppressions if suppressions is not None else Suppressions.from_file(proc.settings.suppressions)
@@ -138,7 +166,7 @@ def leak_report(
     live_keys = {(r.kind, r.key) for r in live}
     suppressed = {(r.kind, r.key) for r in live if rules.matches(r)}
     for res in live:
-        if res.kind in CACHE_KINDS:
+        if res.kind in CACHE_KINDS and not at_exit:
             report.caches.append(res)
         elif (res.kind, res.key) in suppressed or (res.owner is not None and res.owner in suppressed):
             report.suppressed.append(res)  # a suppressed list's members go with it
@@ -149,7 +177,7 @@ def leak_report(
     return report
 
 
-def snapshot(proc: EmulatedProcess | None = None) -> set[tuple[str, int]]:
+def snapshot(proc: EmulatedProcess | None = None) -> set[tuple[ResourceKind, int]]:
     proc = proc or process.current()
     return {(r.kind, r.key) for r in proc.registry.live()}
 
@@ -157,7 +185,7 @@ def snapshot(proc: EmulatedProcess | None = None) -> set[tuple[str, int]]:
 # -- when reports run ----------------------------------------------------------------------------
 STAGE_KINDS = {
     # what the real stack would leak once this call has run (objects it never frees for you)
-    "aclnnFinalize": LAYERS["aclnn objects"] + ("executor",),
+    "aclnnFinalize": (*LAYERS["aclnn objects"], ResourceKind.EXECUTOR),
     "aclFinalize": LAYERS["runtime (acl.rt)"],
 }
 
@@ -184,7 +212,7 @@ def exit_check(proc: EmulatedProcess) -> None:
     import os
     import sys
 
-    report = leak_report(proc)
+    report = leak_report(proc, at_exit=True)
     print(report.render(), file=sys.stderr)
     if report:
         sys.stdout.flush()

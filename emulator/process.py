@@ -4,7 +4,9 @@ The ACL runtime keeps the aclInit reference count, devices, contexts, streams an
 manager in statics; opbase keeps its system config, KernelMgr and AI CPU task spaces there.
 Here they are fields of one ``EmulatedProcess``. The C-named faces act on ``current()``;
 ``fresh()`` hands a test a brand-new process and puts the old one back afterwards. No other
-module holds mutable state at module level.
+module holds mutable state at module level. The one process-wide thing outside it is the
+structlog configuration: each process installs its own setup from its Settings when it starts
+(``emulator.plog``), and ``fresh()`` puts the previous one back when the block ends.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from emulator.config import AclConfig, Settings, configure_logging
+from emulator import plog
+from emulator.config import AclConfig, Settings
 from emulator.diagnostics import Diagnostics
 from emulator.engine.context import OpContext
 from emulator.engine.system import AclnnState
 from emulator.error_manager import ErrorManager
-from emulator.rt.runtime import Runtime
+from emulator.runtime.core import Runtime
 from emulator.tracking import Registry
 
 
@@ -40,7 +43,6 @@ class EmulatedProcess:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings if settings is not None else Settings.from_env()
-        configure_logging(self.settings)
         self.registry = Registry(enabled=self.settings.tracking)
         self.errors = ErrorManager()
         self.acl = AclState()
@@ -58,6 +60,9 @@ class EmulatedProcess:
         self.op_context = OpContext(self.settings, self.registry, self.diagnostics, self.aclnn, self.runtime)
         # what a successful aclFinalize runs first: aclnnFinalize's steps (spec lifecycle.md 5.6)
         self.finalize_hooks: list[Callable[[], None]] = [self.aclnn.finalize]
+        # The log variables are read when a process starts, as the real libraries read them. Last, so
+        # a process that fails to start leaves the setup as it was; fresh() puts the outer one back.
+        self.replaced_logging = plog.install(self.settings)
 
     @property
     def strict(self) -> bool:
@@ -96,7 +101,11 @@ def current() -> EmulatedProcess:
 
 @contextmanager
 def fresh(settings: Settings | None = None) -> Iterator[EmulatedProcess]:
-    """A brand-new emulated process for the duration of the block (tests, demos)."""
+    """A brand-new emulated process for the duration of the block (tests, demos).
+
+    Its Settings (``settings``, or the environment as it is now) decide its logging too; when the
+    block ends the previous process and the logging setup it had come back.
+    """
     global _current
     previous = _current
     process = EmulatedProcess(settings)
@@ -105,4 +114,7 @@ def fresh(settings: Settings | None = None) -> Iterator[EmulatedProcess]:
         yield process
     finally:
         _current = previous
-        process.close()
+        try:
+            process.close()
+        finally:
+            plog.restore(process.replaced_logging)

@@ -3,8 +3,9 @@
 - ``npu_process``: a fixture giving the test a brand-new emulated process.
 - ``@pytest.mark.no_leaks`` or ``--opbase-leaks`` (every test): the test fails when resources it
   created are still alive when it returns; the failure message is the leak report with the lines
-  that created them. Caches that are not leaks — the op cache, tiling-parse contexts and AI CPU task
-  spaces, which aclnnFinalize releases — are not counted.
+  that created them. Caches that are not leaks (``tracking.CACHE_KINDS``: tiling-parse contexts,
+  AI CPU task spaces and their tasks, which aclnnFinalize releases once per process) are not counted;
+  the leak report itself puts them apart.
 - ``leak_check``: a fixture whose ``checkpoint()`` makes everything alive at that moment part of
   the baseline, for tests that warm up first and then measure growth over repeated calls.
 """
@@ -17,9 +18,9 @@ import pytest
 
 from emulator import process
 from emulator.leaks import leak_report, snapshot
+from emulator.tracking import ResourceKind
 
-PLUGIN_CACHES = frozenset({"aicpu_task", "aicpu_task_space", "tiling_parse"})
-BASELINE = pytest.StashKey[set[tuple[str, int]]]()
+BASELINE = pytest.StashKey[set[tuple[ResourceKind, int]]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -63,9 +64,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         return (yield)
     item.stash[BASELINE] = snapshot()
     result = yield
-    report = leak_report(since=item.stash[BASELINE])
-    report.direct = [r for r in report.direct if r.kind not in PLUGIN_CACHES]
-    report.indirect = [r for r in report.indirect if r.kind not in PLUGIN_CACHES]
+    report = leak_report(since=item.stash[BASELINE])  # caches are counted apart, never as leaks
     if report:
         pytest.fail(f"the test left emulator resources alive:\n{report.render()}", pytrace=False)
     return result

@@ -21,7 +21,7 @@ import structlog
 
 from emulator import process
 from emulator.process import EmulatedProcess
-from emulator.tracking import Resource
+from emulator.tracking import Resource, ResourceKind
 
 log = structlog.get_logger(logger_name="emulator.trace")
 
@@ -69,7 +69,7 @@ class Tracer:
         sign = "+" if what == "created" else "-"
         self._add(Event("resource", f"{sign} {res.kind}{size}", self.now_us(), thread=threading.get_native_id(),
                         args={"key": hex(res.key), "site": str(res.site)}))  # fmt: skip
-        if res.kind == "device_memory":
+        if res.kind is ResourceKind.DEVICE_MEMORY:
             self._memory_counter()
 
     def task(self, device: int, stream: int, name: str, sim_start_us: float, sim_dur_us: float) -> None:

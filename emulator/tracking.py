@@ -16,8 +16,48 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from types import CodeType, FrameType
+
+
+class ResourceKind(StrEnum):
+    """What the registry tracks. String-valued: reports, JSON traces and suppression files show the value."""
+
+    # the runtime (acl.rt)
+    DEVICE = "device"
+    CONTEXT = "context"
+    STREAM = "stream"
+    EVENT = "event"
+    DEVICE_MEMORY = "device_memory"
+    HOST_MEMORY = "host_memory"
+    # aclnn objects
+    TENSOR = "tensor"
+    SCALAR = "scalar"
+    INT_ARRAY = "int_array"
+    FLOAT_ARRAY = "float_array"
+    BOOL_ARRAY = "bool_array"
+    TENSOR_LIST = "tensor_list"
+    SCALAR_LIST = "scalar_list"
+    # the op engine
+    EXECUTOR = "executor"
+    AICPU_TASK_SPACE = "aicpu_task_space"
+    AICPU_TASK = "aicpu_task"
+    TILING_PARSE = "tiling_parse"
+    # a handle kind that is never registered: an executor-owned tensor goes with its executor
+    EXEC_TENSOR = "exec_tensor"
+
+
+# Caches, not leaks: the library's own process caches, which the user cannot free one by one and
+# the real stack frees itself at aclnnFinalize (and at aclFinalize, which runs aclnnFinalize's
+# steps; spec/lifecycle.md 5.1 and 5.6): aclnnAicpuFinalize clears every AI CPU task space (its
+# tasks and their host argument buffers) and empties the set of spaces, and
+# KernelMgr.ReleaseTilingParse releases the tiling-parse compile info. Executors are not here: the
+# user destroys them (or phase 2 releases them), and aclnnFinalize leaves a live one alive. The op
+# cache is per thread and not registered. A leak report counts these apart while the program can
+# still call aclnnFinalize (once per process, so a test never should); a report at program end
+# counts them as leaks, since then aclnnFinalize never ran.
+CACHE_KINDS = frozenset({ResourceKind.TILING_PARSE, ResourceKind.AICPU_TASK_SPACE, ResourceKind.AICPU_TASK})
 
 
 def _package_dir(name: str) -> str:
@@ -103,14 +143,14 @@ def capture_site(skip: int = 1) -> Site:
 
 @dataclass(slots=True)
 class Resource:
-    kind: str
+    kind: ResourceKind
     key: int
     site: Site
     thread: int
     size: int | None = None
     device: int | None = None
     tag: str | None = None
-    owner: tuple[str, int] | None = None  # the resource this one belongs to (a list's member …)
+    owner: tuple[ResourceKind, int] | None = None  # the resource this one belongs to (a list's member …)
     detail: dict[str, object] = field(default_factory=dict)
     released_at: Site | None = None
     ref: object = None  # the handle object itself: a leaked handle stays alive, so its key (id) is never reused
@@ -122,21 +162,21 @@ class Registry:
     def __init__(self, *, enabled: bool = True) -> None:
         self.enabled = enabled  # OPBASE_EMU_TRACKING=0 turns registration (and site capture) off
         self.listeners: list[Callable[[str, Resource], None]] = []  # the trace hooks in here
-        self._live: dict[tuple[str, int], Resource] = {}
-        self._graveyard: OrderedDict[tuple[str, int], Resource] = OrderedDict()
-        self.created: Counter[str] = Counter()
-        self.released: Counter[str] = Counter()
+        self._live: dict[tuple[ResourceKind, int], Resource] = {}
+        self._graveyard: OrderedDict[tuple[ResourceKind, int], Resource] = OrderedDict()
+        self.created: Counter[ResourceKind] = Counter()
+        self.released: Counter[ResourceKind] = Counter()
         self._lock = threading.Lock()
 
     def add(
         self,
-        kind: str,
+        kind: ResourceKind,
         key: int,
         *,
         size: int | None = None,
         device: int | None = None,
         tag: str | None = None,
-        owner: tuple[str, int] | None = None,
+        owner: tuple[ResourceKind, int] | None = None,
         ref: object = None,
         **detail: object,
     ) -> Resource | None:
@@ -151,7 +191,7 @@ class Registry:
             listener("created", res)
         return res
 
-    def remove(self, kind: str, key: int) -> Resource | None:
+    def remove(self, kind: ResourceKind, key: int) -> Resource | None:
         if not self.enabled:
             return None
         with self._lock:
@@ -168,18 +208,18 @@ class Registry:
             listener("released", res)
         return res
 
-    def get(self, kind: str, key: int) -> Resource | None:
+    def get(self, kind: ResourceKind, key: int) -> Resource | None:
         return self._live.get((kind, key))
 
-    def released_resource(self, kind: str, key: int) -> Resource | None:
+    def released_resource(self, kind: ResourceKind, key: int) -> Resource | None:
         """A resource that was live once and has been released (for use-after-free reports)."""
         return self._graveyard.get((kind, key))
 
-    def live(self, kind: str | None = None) -> list[Resource]:
+    def live(self, kind: ResourceKind | None = None) -> list[Resource]:
         with self._lock:
             return [r for r in self._live.values() if kind is None or r.kind == kind]
 
-    def count(self, kind: str | None = None) -> int:
+    def count(self, kind: ResourceKind | None = None) -> int:
         if kind is None:
             return len(self._live)
         return sum(1 for (k, _) in self._live if k == kind)

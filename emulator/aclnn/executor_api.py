@@ -22,6 +22,7 @@ from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, Ac
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
 from emulator.meta.objects import Handle, aclTensor, aclTensorList, numel
 from emulator.status import AclnnStatus
+from emulator.tracking import ResourceKind
 
 log = structlog.get_logger(logger_name="emulator.aclnn")
 
@@ -32,7 +33,7 @@ def _executor(executor: object, api: str) -> object:
     """The executor kinds opbase recognises by their magic numbers; anything else is 561000."""
     if executor is None:
         raise AclnnInnerNullptr(f"{api}: executor is null", msg_id=None)
-    if not (isinstance(executor, Handle) and executor.kind == "executor"):
+    if not (isinstance(executor, Handle) and executor.kind is ResourceKind.EXECUTOR):
         raise AclnnError(f"{api}: {type(executor).__name__} is not an aclOpExecutor", msg_id=None)
     return executor
 

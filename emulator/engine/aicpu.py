@@ -20,7 +20,7 @@ from typing import Any
 import structlog
 
 from emulator.meta.objects import aclTensor, aclTensorList
-from emulator.tracking import Registry
+from emulator.tracking import Registry, ResourceKind
 
 log = structlog.get_logger(logger_name="emulator.engine.aicpu")
 
@@ -88,7 +88,7 @@ class AicpuTaskSpace:
                 log.warning("aicpu.cache_full", op_type=self.op_type, limit=self.limit)
             else:
                 self.tasks.setdefault(key, []).append(task)
-            registry.add("aicpu_task", id(task), size=len(task.args), tag=self.op_type)
+            registry.add(ResourceKind.AICPU_TASK, id(task), size=len(task.args), tag=self.op_type)
             return task
 
     def clear(self, registry: Registry) -> int:
@@ -96,7 +96,7 @@ class AicpuTaskSpace:
         cleared = 0
         for tasks in self.tasks.values():
             for task in tasks:
-                registry.remove("aicpu_task", id(task))
+                registry.remove(ResourceKind.AICPU_TASK, id(task))
                 cleared += 1
         self.tasks.clear()
         return cleared
@@ -125,7 +125,7 @@ class AicpuTaskSpaces:
         with self.lock:  # SaveAicpuTaskSpace: inserting twice is harmless
             if not task.one_shot:
                 if space not in self.saved:
-                    self.registry.add("aicpu_task_space", id(space), tag=op_type)
+                    self.registry.add(ResourceKind.AICPU_TASK_SPACE, id(space), tag=op_type)
                 self.saved.add(space)
         return task
 
@@ -135,7 +135,7 @@ class AicpuTaskSpaces:
             size = len(self.saved)
             for space in self.saved:
                 space.clear(self.registry)
-                self.registry.remove("aicpu_task_space", id(space))
+                self.registry.remove(ResourceKind.AICPU_TASK_SPACE, id(space))
             self.saved.clear()
         log.debug("aclnnAicpuFinalize", task_space_set_size=size)
         return size

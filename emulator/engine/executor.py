@@ -37,6 +37,7 @@ from emulator.meta.objects import (
     numel,
 )
 from emulator.status import AclnnStatus
+from emulator.tracking import ResourceKind
 
 if TYPE_CHECKING:
     from emulator.engine.context import OpContext
@@ -102,7 +103,7 @@ class RunContext:
 
 
 class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
-    kind = "executor"
+    kind = ResourceKind.EXECUTOR
     __slots__ = (
         "aicpu_device_mem",
         "api",
@@ -140,7 +141,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         self.l2_outputs: tuple[Any, ...] = ()
         self.runs = 0
         self.lock = threading.Lock()
-        ctx.registry.add("executor", self.key, tag=api, ref=self)
+        ctx.registry.add(ResourceKind.EXECUTOR, self.key, tag=api, ref=self)
 
     def __repr__(self) -> str:
         state = "" if self.alive else " DESTROYED"

@@ -31,7 +31,7 @@ from emulator.engine.opp.discovery import PackageRecord
 from emulator.engine.tiling import OpImpl, PlatformInfo
 from emulator.errors import AclnnError, AclnnRuntimeError
 from emulator.status import AclnnStatus
-from emulator.tracking import Registry
+from emulator.tracking import Registry, ResourceKind
 
 log = structlog.get_logger(logger_name="emulator.engine.kernel")
 
@@ -121,7 +121,7 @@ class OpKernelBin:
                     raise AclnnRuntimeError(f"{self.op_type}: TilingParse failed", msg_id="EZ9999")
             holder = TilingParseCtxHolder(platform.core_num, compile_info_json, parsed)
             self.holders[key] = holder
-            self.registry.add("tiling_parse", id(holder), tag=self.json_file_path)
+            self.registry.add(ResourceKind.TILING_PARSE, id(holder), tag=self.json_file_path)
             log.debug("kernel.tiling_parse", op_type=self.op_type, bin=self.json_file_path, cores=key)
             return holder
 
@@ -133,7 +133,7 @@ class OpKernelBin:
                     holder.compile_info = None
                     holder.released = True
                     released += 1
-                    self.registry.remove("tiling_parse", id(holder))
+                    self.registry.remove(ResourceKind.TILING_PARSE, id(holder))
         return released
 
 

@@ -21,12 +21,14 @@ from emulator.device.errors import AicoreOverflow
 from emulator.device.interface import Access, BufferArg, Direction, Engine, KernelAttrs, KernelLaunch
 from emulator.device.soc import SocProfile
 from emulator.engine.args import ArgPack, flatten
+from emulator.engine.executor import RepeatMode
 from emulator.engine.kernel_mgr import OpKernelBin
 from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes
 from emulator.engine.tiling import KernelSignature, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
 from emulator.errors import AclnnError
 from emulator.meta.dtypes import numpy_dtype
 from emulator.meta.objects import aclTensor
+from emulator.tracking import ResourceKind
 
 if TYPE_CHECKING:
     from emulator.engine.aicpu import AicpuTask
@@ -175,7 +177,7 @@ class AiCoreLauncher(Launcher):
         else:
             result = run_tiling(self.impl, self.bin, self.pack, executor)
         self.recorded = result
-        if executor.repeat_mode.value == "repeat":
+        if executor.repeat_mode is RepeatMode.REPEAT:
             self.tiling = result  # repeatable executors keep the tiling result for later runs
         buffers, inline = kernel_buffers(ctx, self.pack, self.workspace)
         printf, check = _debug_hooks(self.impl.op_type, self.pack, ctx.debug_kernel)
@@ -270,7 +272,7 @@ class AicpuLauncher(Launcher):
             ),
             ctx.stream,
         )
-        if ctx.executor.repeat_mode.value != "repeat":
+        if ctx.executor.repeat_mode is not RepeatMode.REPEAT:
             self.task.in_use = False
 
     def repeatable(self, executor: aclOpExecutor) -> bool:
@@ -279,7 +281,7 @@ class AicpuLauncher(Launcher):
     def release(self, executor: aclOpExecutor) -> None:
         self.task.in_use = False
         if self.one_shot:  # the overflow task belongs to this launcher alone and goes with it
-            executor.ctx.registry.remove("aicpu_task", id(self.task))
+            executor.ctx.registry.remove(ResourceKind.AICPU_TASK, id(self.task))
 
 
 @dataclass

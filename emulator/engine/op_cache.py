@@ -34,6 +34,7 @@ from emulator.meta.objects import (
     aclTensorList,
 )
 from emulator.status import AclnnStatus
+from emulator.tracking import ResourceKind
 
 log = structlog.get_logger(logger_name="emulator.engine.cache")
 
@@ -100,7 +101,7 @@ class CacheEntry:
 class OpExecCacheWrap(Handle):
     """The replay object phase 1 hands out on a cache hit."""
 
-    kind = "executor"
+    kind = ResourceKind.EXECUTOR
     __slots__ = ("args", "ctx", "entry")
 
     def __init__(self, entry: CacheEntry, args: tuple[Any, ...]) -> None:
@@ -108,7 +109,7 @@ class OpExecCacheWrap(Handle):
         self.entry = entry
         self.args = args
         self.ctx = entry.template.ctx
-        self.ctx.registry.add("executor", self.key, tag=f"{entry.api} (op-cache replay)", ref=self)
+        self.ctx.registry.add(ResourceKind.EXECUTOR, self.key, tag=f"{entry.api} (op-cache replay)", ref=self)
 
     @property
     def api(self) -> str:

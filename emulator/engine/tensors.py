@@ -13,6 +13,7 @@ import numpy as np
 
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
 from emulator.meta.objects import aclTensor, contiguous_strides, numel
+from emulator.tracking import ResourceKind
 
 
 class Storage:
@@ -39,7 +40,7 @@ class Storage:
 class ExecTensor(aclTensor):
     """An executor-owned tensor (AllocTensor, AllocHostTensor, CreateView …)."""
 
-    kind = "exec_tensor"
+    kind = ResourceKind.EXEC_TENSOR
     __slots__ = ("storage",)
 
     def __init__(

@@ -13,13 +13,14 @@ from typing import ClassVar
 import numpy as np
 
 from emulator.meta.dtypes import SUB_BYTE_OFFSET, dtype_name, numpy_dtype, type_size
+from emulator.tracking import ResourceKind
 
 
 class Handle:
     """What every C handle has: a kind for reports, a live flag, and the list that owns it (if any)."""
 
     __slots__ = ("alive", "owner")
-    kind: ClassVar[str] = "handle"
+    kind: ClassVar[ResourceKind]  # each handle class names its own
 
     def __init__(self) -> None:
         self.alive = True
@@ -53,7 +54,7 @@ def numel(shape: tuple[int, ...]) -> int:
 
 
 class aclTensor(Handle):  # noqa: N801 - the C type's name
-    kind = "tensor"
+    kind = ResourceKind.TENSOR
     __slots__ = (
         "dtype",
         "offset",
@@ -124,7 +125,7 @@ class aclTensor(Handle):  # noqa: N801 - the C type's name
 class aclScalar(Handle):  # noqa: N801
     """A dtype plus the value's bytes, copied at creation."""
 
-    kind = "scalar"
+    kind = ResourceKind.SCALAR
     __slots__ = ("data", "dtype")
 
     def __init__(self, dtype: int, data: bytes) -> None:
@@ -155,22 +156,22 @@ class _Array(Handle):
 
 
 class aclIntArray(_Array):  # noqa: N801
-    kind = "int_array"
+    kind = ResourceKind.INT_ARRAY
 
 
 class aclFloatArray(_Array):  # noqa: N801
-    kind = "float_array"
+    kind = ResourceKind.FLOAT_ARRAY
 
 
 class aclBoolArray(_Array):  # noqa: N801
-    kind = "bool_array"
+    kind = ResourceKind.BOOL_ARRAY
 
 
 class aclTensorList(_Array):  # noqa: N801
     """Holds the caller's own tensor objects (no copies) and owns them."""
 
-    kind = "tensor_list"
+    kind = ResourceKind.TENSOR_LIST
 
 
 class aclScalarList(_Array):  # noqa: N801
-    kind = "scalar_list"
+    kind = ResourceKind.SCALAR_LIST

@@ -16,7 +16,7 @@ from structlog.testing import capture_logs
 from emulator import acl, aclnn, process
 from emulator.config import Settings
 from emulator.leaks import LEAK_EXIT_CODE, LeakReport, Suppressions, exit_check, leak_report, snapshot, warn_at
-from emulator.tracking import Resource
+from emulator.tracking import CACHE_KINDS, Resource, ResourceKind
 
 THIS_FILE = __file__
 THIS_NAME = Path(THIS_FILE).name
@@ -279,7 +279,8 @@ def test_repeatable_executor_never_destroyed_leaks(npu: Npu) -> None:
 
 
 def test_aicpu_task_and_space_leak_without_aclnn_finalize(npu: Npu) -> None:
-    """SearchSorted's AI CPU task and task space leak from the phase-1 line until aclnnFinalize."""
+    """SearchSorted's AI CPU task and task space are caches while the program runs (aclnnFinalize frees
+    them, as the pytest plugin has always counted them); at program end they leak from the phase-1 line."""
     seq = npu.tensor(np.array([1.0, 2.0, 3.0], np.float32), aclnn.ACL_FLOAT)
     values = npu.tensor(np.array([2.5], np.float32), aclnn.ACL_FLOAT)
     index = npu.tensor(np.zeros(1, np.int64), aclnn.ACL_INT64)
@@ -290,7 +291,15 @@ def test_aicpu_task_and_space_leak_without_aclnn_finalize(npu: Npu) -> None:
     assert aclnn.aclnnSearchSorted(0, workspace_size, executor, npu.stream) == 0
     assert acl.rt.synchronize_stream(npu.stream) == 0
     npu.teardown()
-    report = leak_report(since=baseline)
+    running = leak_report(since=baseline)
+    assert not running
+    assert sorted(r.kind for r in running.caches) == ["aicpu_task", "aicpu_task_space"]
+    assert running.render().splitlines() == [
+        "-- caches (not leaks): 1 AI CPU task space(s), 1 AI CPU task(s)",
+        running.summary(),
+    ]
+    report = leak_report(since=baseline, at_exit=True)
+    assert report.caches == []
     assert sorted(r.kind for r in report.direct) == ["aicpu_task", "aicpu_task_space"]
     for res in report.direct:
         assert (res.tag, str(res.site)) == ("SearchSorted", _site(line)), res.kind
@@ -299,6 +308,32 @@ def test_aicpu_task_and_space_leak_without_aclnn_finalize(npu: Npu) -> None:
     assert "Direct leak of aicpu task space at" in text and "[SearchSorted]" in text
     assert aclnn.aclnnFinalize() == 0
     assert not leak_report(since=baseline)
+    assert not leak_report(since=baseline, at_exit=True)
+
+
+def test_cache_kinds_are_exactly_what_aclnn_finalize_frees(npu: Npu) -> None:
+    """With every user object released, what an AI Core and an AI CPU op leave alive is CACHE_KINDS, each
+    counted as a cache (by the report and so by the plugin); aclnnFinalize frees all of it."""
+    x = npu.tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32), aclnn.ACL_FLOAT)
+    out = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT)
+    index = npu.tensor(np.zeros(4, np.int64), aclnn.ACL_INT64)
+    alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)
+    baseline = snapshot()
+    workspace_size, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x, x, alpha, out)
+    assert ret == 0 and aclnn.aclnnAdd(0, workspace_size, executor, npu.stream) == 0
+    workspace_size, executor, ret = aclnn.aclnnSearchSortedGetWorkspaceSize(x, out, False, False, None, index)
+    assert ret == 0 and aclnn.aclnnSearchSorted(0, workspace_size, executor, npu.stream) == 0
+    assert acl.rt.synchronize_stream(npu.stream) == 0
+    assert aclnn.aclDestroyScalar(alpha) == 0
+    npu.teardown()
+    alive = process.current().registry.live()
+    assert {r.kind for r in alive} == CACHE_KINDS
+    assert all(type(r.kind) is ResourceKind for r in alive)
+    report = leak_report(since=baseline)
+    assert not report
+    assert {r.kind for r in report.caches} == CACHE_KINDS
+    assert aclnn.aclnnFinalize() == 0
+    assert not [r for r in process.current().registry.live() if r.kind in CACHE_KINDS]
 
 
 def test_tiling_parse_contexts_are_caches_not_leaks(npu: Npu) -> None:

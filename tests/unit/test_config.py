@@ -7,7 +7,9 @@ from pathlib import Path
 
 import structlog
 
-from emulator.config import AclConfig, Settings, configure_logging, module_of
+from emulator import plog
+from emulator.config import AclConfig, Settings
+from emulator.plog import configure_logging, module_of
 
 
 def test_defaults_without_environment() -> None:
@@ -67,8 +69,11 @@ def test_acl_config_keeps_unknown_keys() -> None:
 
 def _emit(settings: Settings, logger_name: str, level: str) -> str:
     sink = io.StringIO()
-    configure_logging(settings, stream=sink, force=True)
-    getattr(structlog.get_logger(logger_name=logger_name), level)("thing.happened", size=3)
+    replaced = configure_logging(settings, stream=sink, force=True)
+    try:
+        getattr(structlog.get_logger(logger_name=logger_name), level)("thing.happened", size=3)
+    finally:
+        plog.restore(replaced)
     return sink.getvalue()
 
 
@@ -89,8 +94,9 @@ def test_module_level_overrides_global_level() -> None:
 
 
 def test_module_names() -> None:
-    """Loggers map to the real module names: device -> RUNTIME, acl face -> ASCENDCL, the rest -> OP."""
+    """Loggers map to the real module names: device, runtime core -> RUNTIME; acl face -> ASCENDCL; the rest -> OP."""
     assert module_of("device.simulated") == "RUNTIME"
+    assert module_of("emulator.runtime") == "RUNTIME"
     assert module_of("emulator.acl") == "ASCENDCL"
     assert module_of("emulator.engine") == "OP"
     assert module_of(None) == "OP"
@@ -98,10 +104,12 @@ def test_module_names() -> None:
 
 def test_plog_file_created_lazily(tmp_path: Path) -> None:
     """With stdout off, the first line creates <dir>/debug/plog/plog-<pid>_<time>.log; none before."""
-    configure_logging(Settings(log_level=0, log_dir=tmp_path), force=True)
-    assert not (tmp_path / "debug").exists()
-    structlog.get_logger(logger_name="emulator.acl").error("boom", code=1)
+    replaced = configure_logging(Settings(log_level=0, log_dir=tmp_path), force=True)
+    try:
+        assert not (tmp_path / "debug").exists()
+        structlog.get_logger(logger_name="emulator.acl").error("boom", code=1)
+    finally:
+        plog.restore(replaced)
     files = list((tmp_path / "debug" / "plog").glob("plog-*.log"))
     assert len(files) == 1
-    files[0].open().close()
-    configure_logging(Settings(log_dir=tmp_path), force=True)
+    assert "boom: code=1" in files[0].read_text()

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from emulator import acl, process
-from emulator.tracking import Registry, capture_site
+from emulator.leaks import CACHE_NAMES
+from emulator.tracking import CACHE_KINDS, Registry, ResourceKind, capture_site
 
 THIS_FILE = __file__
 
@@ -75,3 +78,21 @@ def _line_of(text: str) -> int:
         if text in line and "_line_of" not in line:
             return number
     raise AssertionError(text)
+
+
+def test_resource_kinds_read_as_their_text(emu: process.EmulatedProcess) -> None:
+    """Kinds are enum members whose text is what reports, JSON and string lookups have always used."""
+    assert acl.rt.set_device(0) == 0
+    ptr, _ = acl.rt.malloc(64, 0)
+    (res,) = emu.registry.live(ResourceKind.DEVICE_MEMORY)
+    assert res.kind is ResourceKind.DEVICE_MEMORY
+    assert (f"{res.kind}", json.dumps([res.kind])) == ("device_memory", '["device_memory"]')
+    assert emu.registry.count("device_memory") == 1  # a string kind still finds the resource
+    assert acl.rt.free(ptr) == 0
+    assert emu.registry.released[ResourceKind.DEVICE_MEMORY] == 1
+
+
+def test_every_cache_kind_has_a_report_name() -> None:
+    """The one cache list is the AI CPU tasks and spaces and the tiling-parse contexts; each has its report name."""
+    assert {ResourceKind.TILING_PARSE, ResourceKind.AICPU_TASK_SPACE, ResourceKind.AICPU_TASK} == CACHE_KINDS
+    assert set(CACHE_NAMES) == CACHE_KINDS

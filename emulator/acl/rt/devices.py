@@ -6,7 +6,7 @@ from emulator import process
 from emulator.acl.constants import ACL_HOST
 from emulator.boundary import acl_api
 from emulator.errors import AclInvalidValue, AclTimeoutInvalid
-from emulator.rt.runtime import ThreadState
+from emulator.runtime.core import ThreadState
 from emulator.status import AclError
 
 OK = AclError.ACL_SUCCESS

@@ -34,10 +34,10 @@ from emulator.device.errors import (
 )
 from emulator.device.interface import AddressKind, AllocationInfo, DevicePtr, EventId, StreamId
 from emulator.device.soc import SocProfile, load_soc
-from emulator.rt.context import Context, DeviceSlot
-from emulator.tracking import Registry
+from emulator.runtime.context import Context, DeviceSlot
+from emulator.tracking import Registry, ResourceKind
 
-log = structlog.get_logger(logger_name="emulator.rt")
+log = structlog.get_logger(logger_name="emulator.runtime")
 
 STREAM_HUGE = 0x8
 CONTEXT_HANDLE_BASE = 0x7C00_0000
@@ -112,7 +112,9 @@ class Runtime:
             slot = self.slot(device_id)
             if slot.refs == 0:
                 self._bring_up(slot.device, slot.primary)
-                self.registry.add("device", device_id, device=device_id, tag="primary context + default stream")
+                self.registry.add(
+                    ResourceKind.DEVICE, device_id, device=device_id, tag="primary context + default stream"
+                )
             slot.refs += 1
             self.thread.context = slot.primary
 
@@ -128,7 +130,7 @@ class Runtime:
             slot.refs = 0 if force else slot.refs - 1
             if slot.refs == 0:
                 self._tear_down(slot.device, slot.primary)
-                self.registry.remove("device", device_id)
+                self.registry.remove(ResourceKind.DEVICE, device_id)
                 if self.thread.context is slot.primary:
                     self.thread.context = None
 
@@ -143,7 +145,7 @@ class Runtime:
             device.destroy_stream(sid)
             self._stream_owner.pop(sid, None)
             self._stream_flags.pop(sid, None)
-            self.registry.remove("stream", sid)
+            self.registry.remove(ResourceKind.STREAM, sid)
             log.info("rt.stream_destroyed_with_context", stream=hex(sid), context=hex(ctx.handle))
         ctx.streams.clear()
         if ctx.default_stream is not None:
@@ -177,7 +179,7 @@ class Runtime:
             self._bring_up(slot.device, ctx)
             slot.explicit += 1
             self._contexts[ctx.handle] = ctx
-            self.registry.add("context", ctx.handle, device=device_id)
+            self.registry.add(ResourceKind.CONTEXT, ctx.handle, device=device_id)
             self.thread.context = ctx
             return ctx
 
@@ -193,7 +195,7 @@ class Runtime:
             self._tear_down(slot.device, ctx)
             slot.explicit -= 1
             del self._contexts[handle]
-            self.registry.remove("context", handle)
+            self.registry.remove(ResourceKind.CONTEXT, handle)
 
     def set_context(self, handle: int) -> None:
         ctx = self._contexts.get(handle)
@@ -220,7 +222,7 @@ class Runtime:
             ctx.streams.add(sid)
             self._stream_owner[sid] = ctx
             self._stream_flags[sid] = flags
-            self.registry.add("stream", sid, device=ctx.device_id)
+            self.registry.add(ResourceKind.STREAM, sid, device=ctx.device_id)
             return sid
 
     def stream_owner(self, handle: int) -> Context:
@@ -264,7 +266,7 @@ class Runtime:
             owner.streams.discard(sid)
             del self._stream_owner[handle]
             self._stream_flags.pop(handle, None)
-            self.registry.remove("stream", handle)
+            self.registry.remove(ResourceKind.STREAM, handle)
 
     def context_streams(self) -> tuple[Device, list[StreamId]]:
         ctx = self.current_context()
@@ -277,7 +279,7 @@ class Runtime:
             ctx = self.current_context()
             eid = self.device_of(ctx).create_event(flags, ex=ex)
             self._event_device[eid] = ctx.device_id
-            self.registry.add("event", eid, device=ctx.device_id)
+            self.registry.add(ResourceKind.EVENT, eid, device=ctx.device_id)
             return eid
 
     def event_device(self, handle: int) -> Device:
@@ -294,7 +296,7 @@ class Runtime:
         with self.lock:
             self.event_device(handle).destroy_event(EventId(handle))
             del self._event_device[handle]
-            self.registry.remove("event", handle)
+            self.registry.remove(ResourceKind.EVENT, handle)
 
     # -- memory -----------------------------------------------------------------------------
     def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> int:
@@ -305,7 +307,9 @@ class Runtime:
             self._device_memory[ptr] = ctx.device_id
             info = device.allocation(ptr)
             charged = info.charged if info is not None else size
-            self.registry.add("device_memory", ptr, size=size, device=ctx.device_id, tag=tag, charged=charged)
+            self.registry.add(
+                ResourceKind.DEVICE_MEMORY, ptr, size=size, device=ctx.device_id, tag=tag, charged=charged
+            )
             return ptr
 
     def free(self, ptr: int) -> AllocationInfo:
@@ -315,7 +319,7 @@ class Runtime:
                 self._raise_bad_free(ptr)
             info = self._slots[device_id].device.free(DevicePtr(ptr))
             del self._device_memory[ptr]
-            self.registry.remove("device_memory", ptr)
+            self.registry.remove(ResourceKind.DEVICE_MEMORY, ptr)
             return info
 
     def _raise_bad_free(self, ptr: int) -> NoReturn:
@@ -338,7 +342,7 @@ class Runtime:
             ctx = self.current_context()
             ptr = self.device_of(ctx).malloc_host(size)
             self._host_memory[ptr] = ctx.device_id
-            self.registry.add("host_memory", ptr, size=size, device=ctx.device_id)
+            self.registry.add(ResourceKind.HOST_MEMORY, ptr, size=size, device=ctx.device_id)
             return ptr
 
     def free_host(self, ptr: int) -> None:
@@ -347,7 +351,7 @@ class Runtime:
             if device_id is None:
                 raise InvalidAddress(f"aclrtFreeHost of {ptr:#x}: not an address returned by aclrtMallocHost", addr=ptr)
             self._slots[device_id].device.free_host(ptr)
-            self.registry.remove("host_memory", ptr)
+            self.registry.remove(ResourceKind.HOST_MEMORY, ptr)
 
     def classify(self, ptr: int) -> tuple[AddressKind, Device | None]:
         for slot in self._slots.values():
