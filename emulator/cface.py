@@ -21,6 +21,7 @@ from emulator.meta.objects import (
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
+H = TypeVar("H", bound=Handle)
 
 # Annotation aliases of the face: each names one C parameter shape.
 Dims = Sequence[int] | None  # const int64_t*
@@ -41,7 +42,7 @@ def aclnn_api(c_name: str) -> Callable[[F], F]:
 aclnn_creator = aclnn_api
 
 
-def live(obj: Handle, api: str) -> Handle:
+def live(obj: H, api: str) -> H:
     """Report a use of a destroyed object (undefined in C) and hand the object back unchanged."""
     if not obj.alive:
         gone = process.current().registry.released_resource(obj.kind, obj.key)

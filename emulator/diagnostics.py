@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import structlog
 
-from emulator.tracking import Registry, Site, capture_site
+from emulator.tracking import Registry, ResourceKind, Site, capture_site
 
 log = structlog.get_logger(logger_name="emulator.diagnostics")
 
@@ -69,7 +69,7 @@ class Diagnostics(list[Diagnostic]):
         if self.strict:
             raise UndefinedBehaviour(diagnostic)
 
-    def report_released(self, registry: Registry, kind: str, key: int, api: str, message: str) -> None:
+    def report_released(self, registry: Registry, kind: ResourceKind, key: int, api: str, message: str) -> None:
         """A use of a released resource, with the sites the registry remembers for it."""
         gone = registry.released_resource(kind, key)
         self.report(api, message, created=gone.site if gone else None, destroyed=gone.released_at if gone else None)

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 
@@ -20,7 +20,7 @@ from emulator import process
 from emulator.leaks import leak_report, snapshot
 from emulator.tracking import ResourceKind
 
-BASELINE = pytest.StashKey[set[tuple[ResourceKind, int]]]()
+BASELINE = pytest.StashKey[Iterable[tuple[ResourceKind, int]]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

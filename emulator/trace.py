@@ -157,7 +157,7 @@ class Tracer:
         for e in spans:
             key = ("host", e.thread, 0) if e.kind == "api" else ("device", e.device, e.stream)
             if key not in lanes:
-                lanes.append(key)  # type: ignore[arg-type]
+                lanes.append(key)
         height, left = 28, 170
         parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height * len(lanes) + 30}" '
                  'font-family="monospace" font-size="11">']  # fmt: skip
@@ -168,7 +168,7 @@ class Tracer:
             parts.append(f'<text x="4" y="{y + 16}">{label}</text>')
         for e in spans:
             key = ("host", e.thread, 0) if e.kind == "api" else ("device", e.device, e.stream)
-            y = 10 + lanes.index(key) * height  # type: ignore[arg-type]
+            y = 10 + lanes.index(key) * height
             x = left + (e.ts_us - origin) * scale
             w = max(max(e.dur_us, 1.0) * scale, 1.5)
             color = "#4a7fd4" if e.kind == "api" else "#e8902c"

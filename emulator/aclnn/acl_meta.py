@@ -12,6 +12,8 @@ reported with both sites (emulator.diagnostics) instead of crashing.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import structlog
@@ -109,12 +111,12 @@ def aclCreateTensor(
         log.error("aclnn.create_tensor_failed", reason="a dims pointer is null but its count is not 0")
         return None
     if stride is None:
-        strides: tuple[int, ...] | None = _small_vector(contiguous_strides(view), "aclCreateTensor", "stride")
+        strides = _small_vector(contiguous_strides(view), "aclCreateTensor", "stride")
     else:
-        strides = _read(stride, viewDimsNum, "aclCreateTensor", "stride")
-        if strides is None:
+        read = _read(stride, viewDimsNum, "aclCreateTensor", "stride")
+        if read is None:
             return None
-        strides = _small_vector(strides, "aclCreateTensor", "stride")
+        strides = _small_vector(read, "aclCreateTensor", "stride")
     if is_private_format(format):
         log.warning(
             "aclnn.private_format", api="aclCreateTensor", format=format, hint="should not use this constructor"
@@ -172,7 +174,7 @@ def aclCreateScalar(value: object, dataType: int) -> aclScalar | None:
     return scalar
 
 
-def _array_values(value: object, size: int, api: str, convert: type) -> tuple[object, ...] | None:
+def _array_values(value: object, size: int, api: str, convert: Callable[[Any], object]) -> tuple[object, ...] | None:
     if value is None or size == 0:
         return ()
     seq = list(value) if isinstance(value, np.ndarray) else value
@@ -190,7 +192,7 @@ def aclCreateIntArray(value: Dims, size: int) -> aclIntArray | None:
     return None if values is None else _register(aclIntArray(values))  # type: ignore[return-value]
 
 
-def _float32(value: object) -> float:
+def _float32(value: Any) -> float:
     return float(np.float32(value))
 
 
@@ -213,9 +215,10 @@ def _adopt(container: aclTensorList | aclScalarList, api: str) -> None:
     for member in container.values:
         if member is None:
             continue
-        live(member, api)  # type: ignore[arg-type]
-        member.owner = container  # type: ignore[union-attr]
-        res = registry.get(member.kind, member.key)  # type: ignore[union-attr]
+        assert isinstance(member, aclTensor | aclScalar), "the face's checks let only these into a list"
+        live(member, api)
+        member.owner = container
+        res = registry.get(member.kind, member.key)
         if res is not None:
             res.owner = (container.kind, container.key)
 

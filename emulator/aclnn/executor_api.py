@@ -9,6 +9,8 @@ executor at all.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -57,7 +59,7 @@ def aclDestroyAclOpExecutor(executor: object) -> int:
 def _set_tensor(tensor: aclTensor | None, addr: Address, api: str) -> None:
     if tensor is None:
         raise AclnnInnerNullptr(f"{api}: tensor is null", msg_id=None)
-    live(tensor, api).raw_addr = address(addr)  # type: ignore[attr-defined]
+    live(tensor, api).raw_addr = address(addr)
 
 
 def _rebind(executor: object, api: str) -> int:
@@ -88,11 +90,11 @@ def aclSetTensorAddr(executor: object, index: int, tensor: aclTensor | None, add
 def _set_member(tensors: aclTensorList | None, relative: int, addr: Address, api: str, *, check_null: bool) -> None:
     if tensors is None:
         raise AclnnInnerNullptr(f"{api}: tensors is null", msg_id=None)
-    members = live(tensors, api).values  # type: ignore[attr-defined]
+    members = live(tensors, api).values
     if relative >= len(members) or relative < 0:
         raise AclnnParamInvalid(f"{api}: relativeIndex {relative} >= list size {len(members)}", msg_id=None)
     member = members[relative]
-    if member is None:
+    if not isinstance(member, aclTensor):
         if check_null:
             raise AclnnInnerNullptr(f"{api}: element {relative} of the list is null", msg_id=None)
         report_undefined(api, f"element {relative} of the list is null (the real call dereferences it)")
@@ -126,12 +128,14 @@ def aclSetDynamicTensorAddr(
 
 
 # The reserved capitalised aliases "have the same function" (reserved_apis.md).
-AclSetInputTensorAddr = aclnn_api("AclSetInputTensorAddr")(aclSetInputTensorAddr.__wrapped__)
-AclSetOutputTensorAddr = aclnn_api("AclSetOutputTensorAddr")(aclSetOutputTensorAddr.__wrapped__)
-AclSetTensorAddr = aclnn_api("AclSetTensorAddr")(aclSetTensorAddr.__wrapped__)
-AclSetDynamicInputTensorAddr = aclnn_api("AclSetDynamicInputTensorAddr")(aclSetDynamicInputTensorAddr.__wrapped__)
-AclSetDynamicOutputTensorAddr = aclnn_api("AclSetDynamicOutputTensorAddr")(aclSetDynamicOutputTensorAddr.__wrapped__)
-AclSetDynamicTensorAddr = aclnn_api("AclSetDynamicTensorAddr")(aclSetDynamicTensorAddr.__wrapped__)
+AclSetInputTensorAddr = aclnn_api("AclSetInputTensorAddr")(inspect.unwrap(aclSetInputTensorAddr))
+AclSetOutputTensorAddr = aclnn_api("AclSetOutputTensorAddr")(inspect.unwrap(aclSetOutputTensorAddr))
+AclSetTensorAddr = aclnn_api("AclSetTensorAddr")(inspect.unwrap(aclSetTensorAddr))
+AclSetDynamicInputTensorAddr = aclnn_api("AclSetDynamicInputTensorAddr")(inspect.unwrap(aclSetDynamicInputTensorAddr))
+AclSetDynamicOutputTensorAddr = aclnn_api("AclSetDynamicOutputTensorAddr")(
+    inspect.unwrap(aclSetDynamicOutputTensorAddr)
+)
+AclSetDynamicTensorAddr = aclnn_api("AclSetDynamicTensorAddr")(inspect.unwrap(aclSetDynamicTensorAddr))
 
 
 # -- dump ---------------------------------------------------------------------------------------
@@ -139,7 +143,7 @@ AclSetDynamicTensorAddr = aclnn_api("AclSetDynamicTensorAddr")(aclSetDynamicTens
 def aclDumpOpTensors(
     opType: str | None,
     opName: str | None,
-    tensors: list[aclTensor] | None,
+    tensors: Sequence[aclTensor | None] | None,
     inputTensorNum: int,
     outputTensorNum: int,
     stream: Address,
@@ -175,7 +179,7 @@ def aclDumpOpTensors(
         if tensor is None:
             report_undefined("aclDumpOpTensors", f"tensors[{i}] is null (the real call dereferences it)")
             continue
-        _dump_one(device, live(tensor, "aclDumpOpTensors"), directory / f"{opType}.{opName}.{role}.{index}.npy")  # type: ignore[arg-type]
+        _dump_one(device, live(tensor, "aclDumpOpTensors"), directory / f"{opType}.{opName}.{role}.{index}.npy")
     return OK
 
 

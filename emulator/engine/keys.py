@@ -135,7 +135,7 @@ class KeySchema:
 
     def _scan(self, slots: Sequence[Any], positions: list[Position], *, ranks: bool) -> None:
         for slot, pos in zip(slots, positions, strict=False):
-            tensor: BinTensor | None = slot[0] if isinstance(slot, list) and slot else slot  # type: ignore[assignment]
+            tensor: BinTensor | None = slot[0] if isinstance(slot, list) and slot else slot
             if tensor is None:
                 continue
             fmt = _ge_value(tensor.ge_format, "FORMAT_")

@@ -296,8 +296,8 @@ class CopyLauncher(Launcher):
         size = nbytes(self.src)
         if nbytes(self.dst) < size:
             raise AclnnError(f"{self.name}: destination holds {nbytes(self.dst)} bytes, source {size}", msg_id=None)
-        if isinstance(self.src, ExecTensor) and self.src.on_host:
-            data = bytes(memoryview(self.src.storage.host)[:size])  # the task keeps its own copy of the bytes
+        if isinstance(self.src, ExecTensor) and self.src.on_host and self.src.storage.host is not None:
+            data = self.src.storage.host[:size].tobytes()  # the task keeps its own copy of the bytes
 
             def upload(block: Any, view: np.ndarray) -> None:
                 view[:size] = np.frombuffer(data, dtype=np.uint8)

@@ -66,7 +66,7 @@ class ExecTensor(aclTensor):
             0,
         )
 
-    @property  # type: ignore[override]
+    @property
     def raw_addr(self) -> int:
         return self.storage.address
 

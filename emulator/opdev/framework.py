@@ -68,7 +68,10 @@ def _strided_offsets(shape: tuple[int, ...], strides: tuple[int, ...], offset: i
     if not shape:
         return flat + offset
     coords = np.unravel_index(flat, shape)
-    return offset + sum(c.astype(np.int64) * s for c, s in zip(coords, strides, strict=False))
+    offsets = np.full(flat.shape, offset, dtype=np.int64)
+    for coord, stride in zip(coords, strides, strict=False):
+        offsets += coord.astype(np.int64) * stride
+    return offsets
 
 
 def _view_tiling(ctx: TilingContext) -> TilingResult:
