@@ -122,3 +122,27 @@ class AclnnRuntimeError(AclnnError):
 
     status = AclnnStatus.ACLNN_ERR_RUNTIME_ERROR
     msg_id = "EZ9903"
+
+
+class L0StepFailed(AclnnInnerNullptr):
+    """An L0 helper (l0op::Contiguous, Cast, ViewCopy, a kernel's l0op ...) failed.
+
+    The C helpers return nullptr and every L2 tests the pointer and returns 561103; here the
+    helper raises this instead, so an L2 body is straight-line code and the 561103 is made once,
+    by the phase-1 frame (``emulator.opdev.l2.run_phase1``), which names the L2 in the message.
+    ``step`` is the failing L0 op's name (structured context for the log), ``label`` what the L2's
+    message calls it: None for today's generic "an L0 step", or a name an L2 site gives with
+    ``emulator.opdev.l0_label`` where the real L2 logs the step it tested.
+    """
+
+    msg_id = "EZ9999"
+
+    def __init__(self, step: str, reason: str = "") -> None:
+        super().__init__("{api}: an L0 step returned null.", step=step, reason=reason)
+        self.step = step
+        self.reason = reason
+        self.label: str | None = None
+
+    def l2_message(self, api: str) -> str:
+        """The text the L2 ``api`` records for this failure (today's texts, word for word)."""
+        return f"{api}: {self.label or 'an L0 step'} returned null."

@@ -3,7 +3,8 @@
 An op module in ``kernels/`` writes its L2 API with these, the way a real L2 op is written on
 opbase: ``l2_api`` to declare an entry point (the face runs it in the two-phase frame),
 ``create_executor`` for CREATE_EXECUTOR, the executor's allocation API, the argument packers, the
-launcher-list calls and the framework ops.
+launcher-list calls and the framework ops. An L0 helper that fails raises ``L0StepFailed``; the
+phase-1 frame makes it the L2's 561103, so a body is written as straight-line code.
 """
 
 from emulator.engine.args import (
@@ -25,16 +26,18 @@ from emulator.engine.args import (
 )
 from emulator.engine.executor import aclOpExecutor, common_op_executor_run
 from emulator.engine.tiling import BinSpec, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
+from emulator.errors import L0StepFailed
 from emulator.opdev.framework import (
     FRAMEWORK_OPS,
     contiguous,
+    convert_to_tensor,
     copy_npu_to_npu,
     copy_to_npu,
     copy_to_npu_sync,
     reshape_view,
     view_copy,
 )
-from emulator.opdev.l2 import UniqueExecutor, create_executor
+from emulator.opdev.l2 import UniqueExecutor, create_executor, l0_label
 from emulator.opdev.launch import add_to_launcher_list_aicore, add_to_launcher_list_aicpu, infer_shape
 from emulator.opdev.registry import l2_api
 from emulator.opdev.templates import EleBaseTilingData, block_range, block_tiles, elementwise_tiling
@@ -56,6 +59,7 @@ __all__ = [
     "Float32",
     "Float64",
     "Int64",
+    "L0StepFailed",
     "OpImpl",
     "PlatformInfo",
     "Str",
@@ -71,12 +75,14 @@ __all__ = [
     "block_tiles",
     "common_op_executor_run",
     "contiguous",
+    "convert_to_tensor",
     "copy_npu_to_npu",
     "copy_to_npu",
     "copy_to_npu_sync",
     "create_executor",
     "elementwise_tiling",
     "infer_shape",
+    "l0_label",
     "l2_api",
     "reshape_view",
     "view_copy",

@@ -4,7 +4,8 @@ They are what every L2 op composes around its kernel: ``contiguous`` turns a str
 dense tensor (a view when it already is one, else an AsStrided gather kernel), ``view_copy`` writes
 a dense result into the caller's output (re-pointing a workspace intermediate at the output when
 the layout allows, which removes it from the workspace; else TensorMove or a strided ViewCopy
-kernel). Their kernels are engine-provided ops with binaries in the shipped package.
+kernel). Their kernels are engine-provided ops with binaries in the shipped package. Where the C
+helpers return nullptr they raise ``L0StepFailed`` (the phase-1 frame makes it the L2's 561103).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from emulator.engine.executor import aclOpExecutor
 from emulator.engine.launchers import CopyLauncher
 from emulator.engine.tensors import ExecTensor, Storage, is_contiguous, nbytes
 from emulator.engine.tiling import BinSpec, KernelSignature, OpImpl, TilingContext, TilingResult
-from emulator.errors import AclnnError
+from emulator.errors import AclnnError, L0StepFailed
 from emulator.meta.objects import aclTensor, contiguous_strides, numel
 from emulator.opdev.launch import add_to_launcher_list_aicore
 from emulator.opdev.templates import block_range, elementwise_tiling
@@ -130,35 +131,35 @@ def _storage_tensor(executor: aclOpExecutor, x: aclTensor) -> ExecTensor:
     return executor._own(flat)
 
 
-def contiguous(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def contiguous(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Contiguous: a dense version of ``x`` (the tensor itself, a view, or a gathered copy)."""
     if is_contiguous(x):
         if x.view_shape == x.storage_shape == x.origin_shape and x.offset == 0:
             return x
         return executor.create_view(x, x.view_shape, x.offset)
     if x.offset < 0 or any(d < 0 for d in x.view_shape):
-        return None  # Validate(): the view reaches outside its storage
+        raise L0StepFailed("Contiguous", "the view reaches outside its storage")  # Validate()
     out = executor.alloc_tensor(x.view_shape, x.dtype)
     base = _storage_tensor(executor, x)
     attrs = OP_ATTR(list(x.view_shape), list(x.strides), Int64(x.offset))
     if add_to_launcher_list_aicore(executor, AS_STRIDED, OP_INPUT(base), OP_OUTPUT(out), attrs) != 0:
-        return None
+        raise L0StepFailed("Contiguous", "AsStrided was not recorded")
     return out
 
 
-def view_copy(x: aclTensor, y: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def view_copy(x: aclTensor, y: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::ViewCopy: write the dense result ``x`` into the caller's (maybe strided) output ``y``."""
     if isinstance(y, ExecTensor) and y.from_workspace:
-        return None
+        raise L0StepFailed("ViewCopy", "the destination is a workspace tensor")
     if x.dtype != y.dtype or (x.view_shape != y.view_shape and not (x.numel == y.numel == 1)):
-        return None
+        raise L0StepFailed("ViewCopy", "source and destination differ in dtype or shape")
     if is_contiguous(y):
         if not (isinstance(x, ExecTensor) and x.from_workspace):
             if x.data_addr == y.data_addr:
                 executor.abandon_cache(disable_repeat=True)
                 return y
             if add_to_launcher_list_aicore(executor, TENSOR_MOVE, OP_INPUT(x), OP_OUTPUT(y)) != 0:
-                return None
+                raise L0StepFailed("ViewCopy", "TensorMove was not recorded")
             return y
         soc = executor.ctx.soc.short_soc_version
         if soc not in OLD_LAYOUT_SOCS or numel(y.storage_shape) == y.numel + y.offset:
@@ -167,18 +168,27 @@ def view_copy(x: aclTensor, y: aclTensor, executor: aclOpExecutor) -> aclTensor 
             x.storage_offset = y.offset + y.storage_offset
             executor.add_tensor_relation(y, x)
             return y
-        return y if copy_npu_to_npu(x, y, executor) == 0 else None
+        copy_npu_to_npu(x, y, executor)  # returns 0 or raises
+        return y
     attrs = OP_ATTR(list(y.view_shape), list(y.strides), Int64(y.offset))
     base = _storage_tensor(executor, y)
     if add_to_launcher_list_aicore(executor, VIEW_COPY, OP_INPUT(x), OP_OUTPUT(base), attrs) != 0:
-        return None
+        raise L0StepFailed("ViewCopy", "the ViewCopy kernel was not recorded")
     return y
 
 
-def copy_to_npu(src: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def convert_to_tensor(values: object, dtype: int, executor: aclOpExecutor) -> ExecTensor:
+    """executor->ConvertToTensor, checked as every L2 checks it: a dtype numpy cannot hold is a failed step."""
+    tensor = executor.convert_to_tensor(values, dtype)
+    if tensor is None:
+        raise L0StepFailed("ConvertToTensor", f"no host dtype for {dtype}")
+    return tensor
+
+
+def copy_to_npu(src: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """CopyToNpu: a host tensor's bytes to a new workspace tensor, queued on the stream in phase 2."""
     if not (isinstance(src, ExecTensor) and src.on_host):
-        return None
+        raise L0StepFailed("CopyToNpu", "the source is not a host tensor")
     dst = executor.alloc_tensor_ex(
         src.storage_shape, src.origin_shape, src.dtype, src.storage_format, src.origin_format
     )
@@ -188,11 +198,11 @@ def copy_to_npu(src: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
     return dst
 
 
-def copy_to_npu_sync(src: aclTensor, executor: aclOpExecutor) -> tuple[aclTensor, int] | None:
+def copy_to_npu_sync(src: aclTensor, executor: aclOpExecutor) -> tuple[aclTensor, int]:
     """CopyToNpuSync: copies now into a dedicated device buffer the caller must free (returned with it)."""
     executor.abandon_cache(disable_repeat=True)
     if not (isinstance(src, ExecTensor) and src.on_host and src.storage.host is not None):
-        return None
+        raise L0StepFailed("CopyToNpuSync", "the source is not a host tensor with data")
     runtime = executor.ctx.runtime
     size = nbytes(src)
     addr = runtime.malloc(max(size, 1), 0, tag="CopyToNpuSync")

@@ -7,6 +7,9 @@ op-cache lookup — a hit returns a replay object and the cached workspace size 
 the body. The body creates its executor with ``create_executor()`` (a ``UniqueExecutor``, which
 reads the L2 context as CREATE_EXECUTOR reads the thread's) and returns ``unique.release(ws)``;
 leaving without releasing deletes the executor and logs 561102, as the real destructor does.
+An L0 helper that fails raises ``L0StepFailed`` (where the C helper returns nullptr); the body
+lets it pass, its ``UniqueExecutor`` destroys the executor on the way out, and ``run_phase1``
+turns it into the L2's 561103 — the one place that status is made for a failed L0 step.
 ``run_phase2`` is the fixed phase-2 function (``CommonOpExecutorRun``). Neither knows of the
 emulated process: the face decides which context a call runs in.
 """
@@ -14,7 +17,8 @@ emulated process: the face decides which context a call runs in.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +27,7 @@ import structlog
 from emulator import dfx
 from emulator.engine.context import OpContext
 from emulator.engine.executor import OpConfig, aclOpExecutor, common_op_executor_run
-from emulator.errors import AclnnError
+from emulator.errors import AclnnError, AclnnInnerNullptr, L0StepFailed
 from emulator.status import AclnnStatus
 
 log = structlog.get_logger(logger_name="emulator.opdev")
@@ -89,6 +93,22 @@ def create_executor() -> UniqueExecutor:
     return UniqueExecutor()
 
 
+@contextmanager
+def l0_label(label: str) -> Iterator[None]:
+    """Name the L0 step(s) inside in the L2's 561103 text ("{api}: <label> returned null.").
+
+    Most L2 bodies record the generic "an L0 step" text; some name the step they tested
+    (Contiguous, ViewCopy, Fill …). This keeps those texts without a test and a raise per site.
+    The innermost label wins.
+    """
+    try:
+        yield
+    except L0StepFailed as exc:
+        if exc.label is None:
+            exc.label = label
+        raise
+
+
 def run_phase1(op: OpContext, api: str, body: Callable[..., Phase1Result], args: tuple[Any, ...]) -> Phase1Result:
     """Phase 1 of ``api`` with ``args`` (already type-checked by the face)."""
     state = op.aclnn
@@ -103,6 +123,8 @@ def run_phase1(op: OpContext, api: str, body: Callable[..., Phase1Result], args:
         token = _l2.set(L2Context(api, config, args, op))
         try:
             workspace_size, executor, status = body(*args)
+        except L0StepFailed as exc:  # the body's UniqueExecutor has already destroyed its executor
+            raise AclnnInnerNullptr(exc.l2_message(api), msg_id="EZ9999", step=exc.step, reason=exc.reason) from exc
         finally:
             _l2.reset(token)
         if isinstance(executor, aclOpExecutor):
@@ -122,4 +144,11 @@ def run_phase2(op: OpContext, api: str, workspace: int, workspace_size: int, exe
         dfx.leave(marker)
 
 
-__all__ = ["UniqueExecutor", "common_op_executor_run", "create_executor", "run_phase1", "run_phase2"]
+__all__ = [
+    "UniqueExecutor",
+    "common_op_executor_run",
+    "create_executor",
+    "l0_label",
+    "run_phase1",
+    "run_phase2",
+]

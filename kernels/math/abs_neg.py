@@ -57,17 +57,17 @@ NEG = unary_op("Neg", _neg, (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT32, D.DT_INT8, D.
                (D.DT_DOUBLE, D.DT_COMPLEX64, D.DT_COMPLEX128))  # fmt: skip
 
 
-def abs_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def abs_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Abs."""
     return unary_l0(ABS, x, executor)
 
 
-def complex_abs_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def complex_abs_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::ComplexAbs: |x| of a complex64 tensor as float32."""
     return unary_l0(COMPLEX_ABS, x, executor, COMPLEX_ABS_OUT.get(x.dtype))
 
 
-def neg_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def neg_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Neg."""
     return unary_l0(NEG, x, executor)
 
@@ -86,8 +86,8 @@ def aclnnAbsGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> t
     check_rank(api, "self", self)
     check_same_shape(api, self, out)
     if self.dtype in ABS_PASSTHROUGH:
-        return plan_unary(api, self, out, None)
-    return plan_unary(api, self, out, complex_abs_l0 if self.dtype in COMPLEX_ABS_OUT else abs_l0)
+        return plan_unary(self, out, None)
+    return plan_unary(self, out, complex_abs_l0 if self.dtype in COMPLEX_ABS_OUT else abs_l0)
 
 
 def _neg_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor, int]:
@@ -97,7 +97,7 @@ def _neg_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tupl
     check_cast(api, self.dtype, out.dtype)
     check_rank(api, "self", self)
     check_same_shape(api, self, out)
-    return plan_unary(api, self, out, neg_l0)
+    return plan_unary(self, out, neg_l0)
 
 
 @l2_api

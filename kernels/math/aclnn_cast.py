@@ -12,11 +12,10 @@ the card.
 from __future__ import annotations
 
 from emulator.engine.executor import aclOpExecutor
-from emulator.kernels.math.binary_common import finish
 from emulator.kernels.math.cast import cast
 from emulator.meta.dtypes import DataType, dtype_name, to_op_dtype
 from emulator.meta.objects import aclTensor
-from emulator.opdev import contiguous, create_executor, l2_api
+from emulator.opdev import contiguous, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -45,5 +44,5 @@ def aclnnCastGetWorkspaceSize(
         if is_empty(self):
             return unique.release(0)
         x = contiguous(self, executor)
-        finish(api, cast(x, dst, executor) if x is not None else None, out, executor)
+        view_copy(cast(x, dst, executor), out, executor)
         return unique.release(executor.get_workspace_size())

@@ -97,22 +97,22 @@ SWISH = unary_op(
 )
 
 
-def relu_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def relu_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Relu (AI Core only)."""
     return unary_l0(RELU, x, executor)
 
 
-def sigmoid_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def sigmoid_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Sigmoid."""
     return unary_l0(SIGMOID, x, executor)
 
 
-def gelu_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def gelu_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Gelu (AI Core only)."""
     return unary_l0(GELU, x, executor)
 
 
-def swish_l0(x: aclTensor, scale: float, executor: aclOpExecutor) -> aclTensor | None:
+def swish_l0(x: aclTensor, scale: float, executor: aclOpExecutor) -> aclTensor:
     """l0op::Swish(x, scale) (AI Core only)."""
     return unary_l0(SWISH, x, executor, attrs=(Float32(scale),))
 
@@ -128,7 +128,7 @@ def _relu_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tup
     check_same_shape(api, self, out)
     identity = self.dtype == D.DT_UINT8
     empty = is_empty(self) or (self is out and identity)
-    return plan_unary(api, self, out, None if identity else relu_l0, empty=empty)
+    return plan_unary(self, out, None if identity else relu_l0, empty=empty)
 
 
 @l2_api
@@ -154,7 +154,7 @@ def _sigmoid_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> 
     check_same_shape(api, self, out)
     check_rank(api, "self", self)
     pre_cast = self.dtype if self.dtype in SIGMOID_OUT_DTYPES else out.dtype
-    return plan_unary(api, self, out, sigmoid_l0, pre_cast)
+    return plan_unary(self, out, sigmoid_l0, pre_cast)
 
 
 @l2_api
@@ -191,17 +191,17 @@ def aclnnGeluGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> 
     check_not_private(api, "out", out.storage_format)
     check_rank(api, "self", self)
     check_same_shape(api, self, out)
-    return plan_unary(api, self, out, gelu_l0)
+    return plan_unary(self, out, gelu_l0)
 
 
 # -- Silu ---------------------------------------------------------------------------------------------------
-def _silu_kernel(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def _silu_kernel(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """Swish(scale = 1) on the contiguous input, through a 1-D view when it has more than 8 dims."""
     shape = x.view_shape
     if len(shape) <= MAX_DIM:
         return swish_l0(x, SILU_SCALE, executor)
     flat = swish_l0(reshape_view(executor, x, (x.numel,)), SILU_SCALE, executor)
-    return reshape_view(executor, flat, shape) if flat is not None else None
+    return reshape_view(executor, flat, shape)
 
 
 @l2_api
@@ -215,7 +215,7 @@ def aclnnSiluGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> 
     check_dtype(api, "out", out, FLOATS)
     check_dtype_match(api, "out", out, self.dtype)
     check_param(self.view_shape == out.view_shape, api, "self and out should have the same shape.")
-    return plan_unary(api, self, out, _silu_kernel, empty=is_empty(self, out))
+    return plan_unary(self, out, _silu_kernel, empty=is_empty(self, out))
 
 
 OPS = (RELU.aicore, SIGMOID.aicore, GELU.aicore, SWISH.aicore)

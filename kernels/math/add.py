@@ -16,7 +16,7 @@ import numpy as np
 from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
-from emulator.errors import AclnnInnerNullptr
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import BinaryAttrs, binary_op, broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
@@ -29,6 +29,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
     contiguous,
+    convert_to_tensor,
     create_executor,
     l2_api,
     view_copy,
@@ -90,7 +91,7 @@ AXPY, _ = binary_op(
 def _launch_binary(impl_aic, impl_cpu, a, b, executor, attrs=()):  # type: ignore[no-untyped-def]
     shape = broadcast_shape(a.view_shape, b.view_shape)
     if shape is None:
-        return None
+        raise L0StepFailed(impl_aic.op_type, f"{list(a.view_shape)} and {list(b.view_shape)} do not broadcast")
     out_dtype = D.DT_FLOAT if (a.dtype, b.dtype) in MIXED else a.dtype
     out = executor.alloc_tensor(shape, out_dtype)
     groups = (OP_INPUT(a, b), OP_OUTPUT(out), *attrs)
@@ -98,20 +99,22 @@ def _launch_binary(impl_aic, impl_cpu, a, b, executor, attrs=()):  # type: ignor
         status = add_to_launcher_list_aicpu(executor, impl_cpu, (), *groups)
     else:
         status = add_to_launcher_list_aicore(executor, impl_aic, *groups)
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed(impl_aic.op_type, f"status {status}")
+    return out
 
 
-def add_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def add_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Add."""
     return _launch_binary(ADD, ADD_AICPU, a, b, executor)
 
 
-def mul_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def mul_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Mul."""
     return _launch_binary(MUL, MUL_AICPU, a, b, executor)
 
 
-def axpy_l0(a: aclTensor, b: aclTensor, alpha: float, executor: aclOpExecutor) -> aclTensor | None:
+def axpy_l0(a: aclTensor, b: aclTensor, alpha: float, executor: aclOpExecutor) -> aclTensor:
     """l0op::Axpy: a + alpha * b with alpha a float attribute."""
     return _launch_binary(AXPY, AXPY, a, b, executor, (OP_ATTR(Float32(alpha)),))
 
@@ -154,37 +157,27 @@ def aclnnAddGetWorkspaceSize(
         executor = unique.get()
         if is_empty(self, other):
             return unique.release(0)
-        result = _add_chain(self, other, alpha, out, promote, executor)
-        if result is None:
-            raise AclnnInnerNullptr("aclnnAdd: an L0 step returned null.", msg_id="EZ9999")
+        _add_chain(self, other, alpha, out, promote, executor)
         return unique.release(executor.get_workspace_size())
 
 
 def _add_chain(self, other, alpha, out, promote, executor):  # type: ignore[no-untyped-def]
     s = contiguous(self, executor)
     o = contiguous(other, executor)
-    if s is None or o is None:
-        return None
     alpha_value = _alpha_value(alpha)
     alpha_is_one = not (alpha_value > 1 or alpha_value < 1)
     if (self.dtype, other.dtype) in MIXED and alpha_is_one:
         result = add_l0(s, o, executor)
     else:
         s, o = cast(s, promote, executor), cast(o, promote, executor)
-        if s is None or o is None:
-            return None
         if alpha_is_one:
             result = add_l0(s, o, executor)
         elif promote in AXPY_DTYPES:
             result = axpy_l0(s, o, alpha_value, executor)
         else:
-            alpha_tensor = executor.convert_to_tensor(alpha, promote)
-            scaled = mul_l0(o, alpha_tensor, executor) if alpha_tensor is not None else None
-            result = add_l0(s, scaled, executor) if scaled is not None else None
-    if result is None:
-        return None
-    result = cast(result, out.dtype, executor)
-    return view_copy(result, out, executor) if result is not None else None
+            alpha_tensor = convert_to_tensor(alpha, promote, executor)
+            result = add_l0(s, mul_l0(o, alpha_tensor, executor), executor)
+    return view_copy(cast(result, out.dtype, executor), out, executor)
 
 
 @l2_api
@@ -204,8 +197,7 @@ def aclnnInplaceAddGetWorkspaceSize(
         executor = unique.get()
         if is_empty(selfRef, other):
             return unique.release(0)
-        if _add_chain(selfRef, other, alpha, selfRef, promote, executor) is None:
-            raise AclnnInnerNullptr("aclnnInplaceAdd: an L0 step returned null.", msg_id="EZ9999")
+        _add_chain(selfRef, other, alpha, selfRef, promote, executor)
         return unique.release(executor.get_workspace_size())
 
 

@@ -19,7 +19,6 @@ from emulator.kernels.math.binary_common import (
     Phase1,
     alpha_is_one,
     check_alpha_and_out,
-    finish,
     tensor_scalar_promote,
     to_bool,
     to_float,
@@ -27,7 +26,7 @@ from emulator.kernels.math.binary_common import (
 from emulator.kernels.math.cast import cast
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_api
+from emulator.opdev import contiguous, convert_to_tensor, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -49,29 +48,24 @@ def _adds(api: str, self: aclTensor, other: aclScalar, alpha: aclScalar, out: ac
         executor = unique.get()
         if is_empty(self):
             return unique.release(0)
-        finish(api, _chain(self, other, alpha, out, promote, executor), out, executor)
+        view_copy(_chain(self, other, alpha, out, promote, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 
-def _chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTensor | None:  # type: ignore[no-untyped-def]
-    other_t = executor.convert_to_tensor(other, promote)
-    s = contiguous(self, executor)
-    s = cast(s, promote, executor) if s is not None else None
-    if other_t is None or s is None:
-        return None
+def _chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+    other_t = convert_to_tensor(other, promote, executor)
+    s = cast(contiguous(self, executor), promote, executor)
     if alpha_is_one(alpha):
         result = add_l0(s, other_t, executor)
     elif promote in AXPY_DTYPES:
         result = axpy_l0(s, other_t, to_float(alpha), executor)
     else:
-        alpha_t = executor.convert_to_tensor(alpha, promote)
-        scaled = mul_l0(other_t, alpha_t, executor) if alpha_t is not None else None
-        result = add_l0(s, scaled, executor) if scaled is not None else None
-    result = cast(result, out.dtype, executor) if result is not None else None
+        alpha_t = convert_to_tensor(alpha, promote, executor)
+        result = add_l0(s, mul_l0(other_t, alpha_t, executor), executor)
+    result = cast(result, out.dtype, executor)
     bools = self.dtype == other.dtype == alpha.dtype == D.DT_BOOL
-    if result is not None and bools and out.dtype != D.DT_BOOL and to_bool(other) and to_bool(alpha):
-        result = cast(result, D.DT_BOOL, executor)
-        result = cast(result, out.dtype, executor) if result is not None else None
+    if bools and out.dtype != D.DT_BOOL and to_bool(other) and to_bool(alpha):
+        result = cast(cast(result, D.DT_BOOL, executor), out.dtype, executor)
     return result
 
 

@@ -16,13 +16,12 @@ from emulator.kernels.math.reduce_common import (
     all_axes_if_empty,
     check_dims,
     int_array_values,
-    l0_failed,
     reduce_max_l0,
     reduced_shape,
 )
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclIntArray, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_api, view_copy
+from emulator.opdev import contiguous, create_executor, l0_label, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -54,16 +53,13 @@ def aclnnAmaxGetWorkspaceSize(
         executor = unique.get()
         if is_empty(self):
             return unique.release(0)
-        x = contiguous(self, executor)
-        if x is None:
-            raise l0_failed(api, "Contiguous")
+        with l0_label("Contiguous"):
+            x = contiguous(self, executor)
         if rank == 0:
             result = x
         else:
             compute = D.DT_FLOAT if self.dtype == D.DT_BOOL else self.dtype
-            x = cast(x, compute, executor)
-            result = reduce_max_l0(x, axes, bool(keepDim), executor) if x is not None else None
-            result = cast(result, out.dtype, executor) if result is not None else None
-        if result is None or view_copy(result, out, executor) is None:
-            raise l0_failed(api)
+            result = reduce_max_l0(cast(x, compute, executor), axes, bool(keepDim), executor)
+            result = cast(result, out.dtype, executor)
+        view_copy(result, out, executor)
         return unique.release(executor.get_workspace_size())

@@ -16,7 +16,7 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine
 from emulator.engine.args import Group
 from emulator.engine.executor import aclOpExecutor
-from emulator.errors import AclnnInnerNullptr
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.elementwise import BinaryAttrs, _read, binary_tiling, broadcast_shape, infer_broadcast
 from emulator.meta.dtypes import COMPLEX_TYPES, FLOATING_TYPES, INTEGRAL_TYPES, DataType, can_cast, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
@@ -28,7 +28,6 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
     block_range,
-    view_copy,
 )
 from emulator.opdev.checks import check_param
 
@@ -114,11 +113,6 @@ def check_alpha_and_out(api: str, promote: int, alpha: aclScalar, out_dtype: int
     check_param(can_cast(promote, out_dtype), api, "the promoted dtype cannot be cast to the out dtype.")
 
 
-def l0_null(api: str) -> AclnnInnerNullptr:
-    """What an L2 returns (561103) when one of its L0 steps returned null."""
-    return AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
-
-
 def launch(
     executor: aclOpExecutor,
     aicore: tuple[OpImpl, bool],
@@ -126,27 +120,26 @@ def launch(
     inputs: Sequence[aclTensor],
     out: aclTensor,
     attrs: tuple[Group, ...] = (),
-) -> aclTensor | None:
-    """Record one L0 kernel on AI Core (``aicore = (impl, supported)``) or else on AI CPU; ``out`` or None."""
+) -> aclTensor:
+    """Record one L0 kernel on AI Core (``aicore = (impl, supported)``) or else on AI CPU; ``out``, or
+    L0StepFailed when the kernel was not recorded."""
     impl, supported = aicore
     if supported:
         status = add_to_launcher_list_aicore(executor, impl, OP_INPUT(*inputs), OP_OUTPUT(out), *attrs)
     else:
         cpu_impl, names, cpu_attrs = aicpu
         status = add_to_launcher_list_aicpu(executor, cpu_impl, names, OP_INPUT(*inputs), OP_OUTPUT(out), *cpu_attrs)
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed(impl.op_type, f"status {status}")
+    return out
 
 
-def broadcast_out(executor: aclOpExecutor, a: aclTensor, b: aclTensor, dtype: int) -> aclTensor | None:
-    """The L0 output of a broadcasting binary kernel (None when the shapes do not broadcast)."""
+def broadcast_out(executor: aclOpExecutor, a: aclTensor, b: aclTensor, dtype: int) -> aclTensor:
+    """The L0 output of a broadcasting binary kernel (its InferShape fails when the shapes do not broadcast)."""
     shape = broadcast_shape(a.view_shape, b.view_shape)
-    return executor.alloc_tensor(shape, dtype) if shape is not None else None
-
-
-def finish(api: str, result: aclTensor | None, out: aclTensor, executor: aclOpExecutor) -> None:
-    """ViewCopy of the last result into ``out``; raises the 561103 of a null L0 step."""
-    if result is None or view_copy(result, out, executor) is None:
-        raise l0_null(api)
+    if shape is None:
+        raise L0StepFailed("InferShape", f"{list(a.view_shape)} and {list(b.view_shape)} do not broadcast")
+    return executor.alloc_tensor(shape, dtype)
 
 
 # -- comparison kernels (Equal, Greater): bool output, inputs compared in their own dtype ----------

@@ -16,6 +16,7 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.data_movement import dense_strides, gather_index, movement_tiling, same_dtype_bins
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
@@ -28,6 +29,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
     block_range,
+    convert_to_tensor,
 )
 
 D = DataType
@@ -79,11 +81,9 @@ BROADCAST_TO_AICPU = OpImpl(
 )  # fmt: skip
 
 
-def broadcast_to_l0(x: aclTensor, shape: Sequence[int], executor: aclOpExecutor) -> aclTensor | None:
-    """l0op::BroadcastTo(x, shape): a new workspace tensor of ``shape``; None when the launch failed."""
-    shape_tensor = executor.convert_to_tensor([int(d) for d in shape], D.DT_INT64)
-    if shape_tensor is None:
-        return None
+def broadcast_to_l0(x: aclTensor, shape: Sequence[int], executor: aclOpExecutor) -> aclTensor:
+    """l0op::BroadcastTo(x, shape): a new workspace tensor of ``shape``; L0StepFailed when the launch failed."""
+    shape_tensor = convert_to_tensor([int(d) for d in shape], D.DT_INT64, executor)
     out = executor.alloc_tensor(tuple(shape), x.dtype)
     groups = (OP_INPUT(x, shape_tensor), OP_OUTPUT(out))
     if x.dtype in BROADCAST_TO_AICORE:
@@ -91,7 +91,9 @@ def broadcast_to_l0(x: aclTensor, shape: Sequence[int], executor: aclOpExecutor)
     else:
         attrs = OP_ATTR(DType(x.dtype), DType(D.DT_INT64))
         status = add_to_launcher_list_aicpu(executor, BROADCAST_TO_AICPU, AICPU_ATTRS, *groups, attrs)
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed("BroadcastTo", f"status {status}")
+    return out
 
 
 OPS = (BROADCAST_TO,)

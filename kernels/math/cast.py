@@ -15,6 +15,7 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
+from emulator.errors import L0StepFailed
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -110,23 +111,23 @@ CAST_AICPU = OpImpl(
 )  # fmt: skip
 
 
-def cast(x: aclTensor, dst_dtype: int, executor: aclOpExecutor) -> aclTensor | None:
-    """l0op::Cast: ``x`` itself when the dtype already matches; None when no kernel serves the pair."""
+def cast(x: aclTensor, dst_dtype: int, executor: aclOpExecutor) -> aclTensor:
+    """l0op::Cast: ``x`` itself when the dtype already matches; L0StepFailed when no kernel serves the pair."""
     if x.dtype == dst_dtype:
         return x
     out = executor.alloc_tensor(x.view_shape, dst_dtype)
     if dst_dtype in AICORE_PAIRS.get(x.dtype, ()):
         if add_to_launcher_list_aicore(executor, CAST, OP_INPUT(x), OP_OUTPUT(out), OP_ATTR(DType(dst_dtype))) != 0:
-            return None
+            raise L0StepFailed("Cast", "the AI Core Cast was not recorded")
         return out
     if x.dtype in AICPU_SET and dst_dtype in AICPU_SET:
         attrs = OP_ATTR(DType(x.dtype), DType(dst_dtype), False)
         if add_to_launcher_list_aicpu(
             executor, CAST_AICPU, ("SrcT", "DstT", "Truncate"), OP_INPUT(x), OP_OUTPUT(out), attrs
         ):
-            return None
+            raise L0StepFailed("Cast", "the AI CPU Cast was not recorded")
         return out
-    return None
+    raise L0StepFailed("Cast", f"no kernel casts {x.dtype} to {dst_dtype}")
 
 
 OPS = (CAST,)

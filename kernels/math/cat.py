@@ -29,7 +29,7 @@ from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.device.soc import SocProfile
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
-from emulator.errors import AclnnInnerNullptr
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.data_movement import movement_tiling, same_dtype_bins, same_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type, type_size
@@ -122,18 +122,20 @@ def supports_concat_v2(inputs: Sequence[aclTensor], dim: int, soc: SocProfile) -
     return all((t.view_shape[-1] * size) % 32 == 0 for t in inputs)
 
 
-def concat_d_l0(inputs: Sequence[aclTensor], dim: int, executor: aclOpExecutor) -> aclTensor | None:
-    """l0op::ConcatD(inputs, dim): ConcatDV2 where supported; None for an empty or oversized list."""
+def concat_d_l0(inputs: Sequence[aclTensor], dim: int, executor: aclOpExecutor) -> aclTensor:
+    """l0op::ConcatD(inputs, dim): ConcatDV2 where supported; L0StepFailed for an empty or oversized list."""
     v2 = supports_concat_v2(inputs, dim, executor.ctx.soc)
     if not inputs or len(inputs) > (MAX_INPUTS_V2 if v2 else MAX_INPUTS):
-        return None
+        raise L0StepFailed("ConcatD", f"{len(inputs)} inputs")
     shape = list(inputs[0].view_shape)
     shape[dim] = sum(int(t.view_shape[dim]) for t in inputs)
     out = executor.alloc_tensor(shape, inputs[0].dtype)
     tensors = executor.alloc_tensor_list(list(inputs))
     impl = CONCAT_D_V2 if v2 else CONCAT_D
     status = add_to_launcher_list_aicore(executor, impl, OP_INPUT(tensors), OP_OUTPUT(out), OP_ATTR(Int64(dim)))
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed(impl.op_type, f"status {status}")
+    return out
 
 
 def _check(api: str, tensors: Sequence[aclTensor], dim: int, out: aclTensor) -> tuple[int, int]:
@@ -166,15 +168,15 @@ def _check(api: str, tensors: Sequence[aclTensor], dim: int, out: aclTensor) -> 
 
 def _split_to_concat(
     api: str, tensors: Sequence[aclTensor], promote: int, dim: int, out: aclTensor, executor: aclOpExecutor
-) -> bool:
-    """SplitToConcat: False when an L0 step returned null (the L2 then returns 561103)."""
+) -> None:
+    """SplitToConcat. The real one returns false when an L0 step returned null and the L2 then returns
+    561103; here the step's L0StepFailed passes through, and the phase-1 frame makes the same 561103."""
     pending = [t for t in tensors if not is_empty(t)]
     if not pending:
-        return True
+        return
     if len(pending) == 1:
-        x = contiguous(pending[0], executor)
-        x = cast(x, out.dtype, executor) if x is not None else None
-        return x is not None and view_copy(x, out, executor) is not None
+        view_copy(cast(contiguous(pending[0], executor), out.dtype, executor), out, executor)
+        return
     group = MAX_INPUTS_V2 if supports_concat_v2(pending, dim, executor.ctx.soc) else MAX_INPUTS
     first = True
     while len(pending) > 1:
@@ -182,27 +184,16 @@ def _split_to_concat(
         for start in range(0, len(pending), group):
             chunk = pending[start : start + group]
             if first:
-                prepared = []
-                for tensor in chunk:
-                    x = contiguous(tensor, executor)
-                    x = cast(x, promote, executor) if x is not None else None
-                    if x is None:
-                        return False
-                    prepared.append(x)
-                chunk = prepared
+                chunk = [cast(contiguous(tensor, executor), promote, executor) for tensor in chunk]
             if len(chunk) == 1:
                 merged.append(chunk[0])
                 continue
-            joined = concat_d_l0(chunk, dim, executor)
-            if joined is None:
-                return False
-            merged.append(joined)
+            merged.append(concat_d_l0(chunk, dim, executor))
         pending, first = merged, False
     result = pending[0]
     wanted = list(result.view_shape)
     check_param(same_shape(wanted, out.view_shape), api, f"out shape {list(out.view_shape)} should be {wanted}.")
-    result = cast(result, out.dtype, executor)
-    return result is not None and view_copy(result, out, executor) is not None
+    view_copy(cast(result, out.dtype, executor), out, executor)
 
 
 @l2_api
@@ -224,8 +215,7 @@ def aclnnCatGetWorkspaceSize(
         check_not_null(api, out=out)
         assert out is not None
         promote, real_dim = _check(api, kept, int(dim), out)
-        if not _split_to_concat(api, kept, promote, real_dim, out, executor):
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        _split_to_concat(api, kept, promote, real_dim, out, executor)
         return unique.release(executor.get_workspace_size())
 
 

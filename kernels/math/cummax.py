@@ -22,7 +22,6 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
-from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.cast import cast
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
@@ -35,6 +34,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     contiguous,
     create_executor,
+    l0_label,
     l2_api,
     view_copy,
 )
@@ -131,16 +131,12 @@ def aclnnCummaxGetWorkspaceSize(
         if is_empty(self):
             return unique.release(0)
         x = contiguous(self, executor)
-        if x is not None and x.dtype == D.DT_BOOL:
+        if x.dtype == D.DT_BOOL:
             x = cast(x, D.DT_UINT8, executor)
-        if x is None:
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
         values, indices = cummax_l0(x, int(dim), indicesOut.dtype, executor)
-        values = cast(values, valuesOut.dtype, executor)  # type: ignore[assignment]
-        if values is None or view_copy(values, valuesOut, executor) is None:
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
-        if view_copy(indices, indicesOut, executor) is None:
-            raise AclnnInnerNullptr(f"{api}: ViewCopy of the indices returned null.", msg_id="EZ9999")
+        view_copy(cast(values, valuesOut.dtype, executor), valuesOut, executor)
+        with l0_label("ViewCopy of the indices"):
+            view_copy(indices, indicesOut, executor)
         return unique.release(executor.get_workspace_size())
 
 

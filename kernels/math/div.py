@@ -30,7 +30,6 @@ from emulator.kernels.math.binary_common import (
     F32,
     Phase1,
     broadcast_out,
-    finish,
     is_complex,
     is_floating,
     launch,
@@ -40,7 +39,7 @@ from emulator.kernels.math.elementwise import BinaryAttrs, binary_op, broadcast_
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.formats import is_private_format
 from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_api
+from emulator.opdev import contiguous, convert_to_tensor, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -69,11 +68,9 @@ _MIXED_BINS = (
 REAL_DIV, REAL_DIV_AICPU = binary_op("RealDiv", _true_divide, _F, _MIXED_BINS)
 
 
-def real_div_l0(a: aclTensor, b: aclTensor, out_dtype: int, executor: aclOpExecutor) -> aclTensor | None:
+def real_div_l0(a: aclTensor, b: aclTensor, out_dtype: int, executor: aclOpExecutor) -> aclTensor:
     """l0op::RealDiv into a new ``out_dtype`` tensor (the caller picks the overload's output dtype)."""
     out = broadcast_out(executor, a, b, out_dtype)
-    if out is None:
-        return None
     return launch(executor, (REAL_DIV, a.dtype in REALDIV_AICORE), (REAL_DIV_AICPU, (), ()), (a, b), out)
 
 
@@ -113,10 +110,8 @@ def div_compute_dtype(self_dtype: int, other_dtype: int) -> int:
     return promote if keep or self_dtype == other_dtype == D.DT_INT32 else int(D.DT_FLOAT)
 
 
-def _div_chain(self, other, out, inplace: bool, executor: aclOpExecutor) -> aclTensor | None:  # type: ignore[no-untyped-def]
+def _div_chain(self, other, out, inplace: bool, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
     s, o = contiguous(self, executor), contiguous(other, executor)
-    if s is None or o is None:
-        return None
     if self.dtype in HALF_FLOATS and other.dtype in HALF_FLOATS:
         # RealDiv(self, other, isScalar=inplace): self's dtype, or float32 for unequal dtypes out of place
         same = inplace or self.dtype == other.dtype
@@ -125,10 +120,8 @@ def _div_chain(self, other, out, inplace: bool, executor: aclOpExecutor) -> aclT
     else:
         compute = div_compute_dtype(self.dtype, other.dtype)
         s, o = cast(s, compute, executor), cast(o, compute, executor)
-        if s is None or o is None:
-            return None
         result = real_div_l0(s, o, _float_if_int(compute), executor)
-    return cast(result, out.dtype, executor) if result is not None else None
+    return cast(result, out.dtype, executor)
 
 
 def _div(api: str, self: aclTensor, other: aclTensor, out: aclTensor, inplace: bool) -> Phase1:
@@ -137,7 +130,7 @@ def _div(api: str, self: aclTensor, other: aclTensor, out: aclTensor, inplace: b
         executor = unique.get()
         if is_empty(self, other):
             return unique.release(0)
-        finish(api, _div_chain(self, other, out, inplace, executor), out, executor)
+        view_copy(_div_chain(self, other, out, inplace, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 
@@ -177,21 +170,17 @@ def divs_compute_dtype(self_dtype: int, other_dtype: int) -> int:
     return promote_type(compute, other_dtype) if is_complex(other_dtype) else compute
 
 
-def _divs_chain(self, other, out, executor: aclOpExecutor) -> aclTensor | None:  # type: ignore[no-untyped-def]
+def _divs_chain(self, other, out, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
     s = contiguous(self, executor)
-    if s is None:
-        return None
     if (self.dtype, other.dtype) in DIVS_MIXED:
-        other_t = executor.convert_to_tensor(other, D.DT_FLOAT if other.dtype == D.DT_DOUBLE else other.dtype)
-        result = real_div_l0(s, other_t, self.dtype, executor) if other_t is not None else None
+        other_t = convert_to_tensor(other, D.DT_FLOAT if other.dtype == D.DT_DOUBLE else other.dtype, executor)
+        result = real_div_l0(s, other_t, self.dtype, executor)
     else:
         compute = divs_compute_dtype(self.dtype, other.dtype)
         s = cast(s, compute, executor)
-        other_t = executor.convert_to_tensor(other, compute)
-        if s is None or other_t is None:
-            return None
+        other_t = convert_to_tensor(other, compute, executor)
         result = real_div_l0(s, other_t, _float_if_int(compute), executor)
-    return cast(result, out.dtype, executor) if result is not None else None
+    return cast(result, out.dtype, executor)
 
 
 def _divs(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1:
@@ -206,7 +195,7 @@ def _divs(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1
         executor = unique.get()
         if is_empty(self):
             return unique.release(0)
-        finish(api, _divs_chain(self, other, out, executor), out, executor)
+        view_copy(_divs_chain(self, other, out, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 

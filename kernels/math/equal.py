@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from emulator.engine.executor import aclOpExecutor
-from emulator.kernels.math.binary_common import Phase1, broadcast_out, compare_op, finish, is_complex, launch
+from emulator.kernels.math.binary_common import Phase1, broadcast_out, compare_op, is_complex, launch
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.objects import aclTensor
-from emulator.opdev import OP_ATTR, Bool, DType, contiguous, create_executor, l2_api
+from emulator.opdev import OP_ATTR, Bool, DType, contiguous, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -35,11 +35,9 @@ EQUAL, EQUAL_AICPU = compare_op(
 )
 
 
-def equal_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def equal_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Equal: a == b, broadcast, bool output."""
     out = broadcast_out(executor, a, b, D.DT_BOOL)
-    if out is None:
-        return None
     aicore = a.dtype in EQUAL_AICORE and b.dtype in EQUAL_AICORE
     if is_complex(a.dtype) or is_complex(b.dtype):  # the TF AI CPU kernel
         aicpu = (EQUAL_AICPU, TF_ATTR_NAMES, (OP_ATTR(DType(a.dtype), Bool(True)),))
@@ -64,12 +62,10 @@ def _check(api: str, self: aclTensor, other: aclTensor, out: aclTensor) -> int:
     return promote
 
 
-def _chain(self, other, out, promote, executor: aclOpExecutor) -> aclTensor | None:  # type: ignore[no-untyped-def]
+def _chain(self, other, out, promote, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
     s, o = contiguous(self, executor), contiguous(other, executor)
-    s = cast(s, promote, executor) if s is not None else None
-    o = cast(o, promote, executor) if o is not None else None
-    result = equal_l0(s, o, executor) if s is not None and o is not None else None
-    return cast(result, out.dtype, executor) if result is not None else None
+    s, o = cast(s, promote, executor), cast(o, promote, executor)
+    return cast(equal_l0(s, o, executor), out.dtype, executor)
 
 
 def _eq(api: str, self: aclTensor, other: aclTensor, out: aclTensor) -> Phase1:
@@ -78,7 +74,7 @@ def _eq(api: str, self: aclTensor, other: aclTensor, out: aclTensor) -> Phase1:
         executor = unique.get()
         if is_empty(self, other):
             return unique.release(0)
-        finish(api, _chain(self, other, out, promote, executor), out, executor)
+        view_copy(_chain(self, other, out, promote, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 

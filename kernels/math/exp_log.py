@@ -100,12 +100,12 @@ LOG = unary_op("Log", _log, FLOATS, (*CPU_REST, *INTEGRAL_OR_BOOL), half_in_fp32
 _LOG_ATTR_VALUES = (Float32(LOG_BASE), Float32(LOG_SCALE), Float32(LOG_SHIFT))
 
 
-def exp_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def exp_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Exp: AI Core with base/scale/shift attributes, AI CPU without."""
     return unary_l0(EXP, x, executor, attrs=_LOG_ATTR_VALUES, aicpu_attrs=())
 
 
-def log_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def log_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Log(x, base=-1, scale=1, shift=0): float32 output for integer / bool input."""
     out_dtype = x.dtype if x.dtype in LOG_OUT_DTYPES else D.DT_FLOAT
     return unary_l0(LOG, x, executor, out_dtype, attrs=_LOG_ATTR_VALUES)
@@ -119,7 +119,7 @@ def _exp_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tupl
     check_cast(api, result, out.dtype)
     check_rank(api, "self", self)
     check_same_shape(api, self, out)
-    return plan_unary(api, self, out, exp_l0, D.DT_FLOAT if self.dtype in EXP_TO_FLOAT else None)
+    return plan_unary(self, out, exp_l0, D.DT_FLOAT if self.dtype in EXP_TO_FLOAT else None)
 
 
 @l2_api
@@ -148,7 +148,7 @@ def _log_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tupl
     check_cast(api, self.dtype, out.dtype)
     check_rank(api, "self", self)
     check_same_shape(api, self, out)
-    return plan_unary(api, self, out, log_l0)
+    return plan_unary(self, out, log_l0)
 
 
 @l2_api

@@ -24,7 +24,7 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
-from emulator.errors import AclnnInnerNullptr
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.data_movement import fill_tiling, same_dtype_bins
 from emulator.meta.dtypes import COMPLEX_TYPES, DataType, promote_type
 from emulator.meta.objects import aclScalar, aclTensor, numel
@@ -37,6 +37,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
     block_range,
+    convert_to_tensor,
     create_executor,
     l2_api,
     view_copy,
@@ -79,7 +80,7 @@ FILL_AICPU = OpImpl("Fill", fill_kernel, fill_tiling, engine=Engine.AICPU, attr_
                     input_names=("dims", "value"), kernel_attrs=FillAttrs.of)  # fmt: skip
 
 
-def fill_l0(dims: aclTensor, value: aclTensor, out_shape: Sequence[int], executor: aclOpExecutor) -> aclTensor | None:
+def fill_l0(dims: aclTensor, value: aclTensor, out_shape: Sequence[int], executor: aclOpExecutor) -> aclTensor:
     """l0op::Fill(dims, value, outShape): a workspace tensor of ``out_shape`` holding ``value`` everywhere."""
     out = executor.alloc_tensor(tuple(out_shape), value.dtype)
     if numel(tuple(out_shape)) == 0:
@@ -90,17 +91,19 @@ def fill_l0(dims: aclTensor, value: aclTensor, out_shape: Sequence[int], executo
     else:
         attrs = OP_ATTR(DType(dims.dtype), DType(value.dtype))
         status = add_to_launcher_list_aicpu(executor, FILL_AICPU, AICPU_ATTRS, *groups, attrs)
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed("Fill", f"status {status}")
+    return out
 
 
-def scalar_to_tensor(value: aclScalar, dtype: int, executor: aclOpExecutor) -> aclTensor | None:
+def scalar_to_tensor(value: aclScalar, dtype: int, executor: aclOpExecutor) -> aclTensor:
     """ConvertToTensor(scalar, dtype): a 0-d host tensor; a complex value into a real dtype keeps its real part."""
     if value.dtype in COMPLEX_TYPES and dtype not in COMPLEX_TYPES:
         real = executor.alloc_scalar(np.real(value.value()), D.DT_DOUBLE)  # type: ignore[arg-type]
         if real is None:
-            return None
+            raise L0StepFailed("AllocScalar", "no host dtype for double")
         value = real
-    return executor.convert_to_tensor(value, dtype)
+    return convert_to_tensor(value, dtype, executor)
 
 
 @l2_api
@@ -122,10 +125,8 @@ def aclnnInplaceFillScalarGetWorkspaceSize(
             return unique.release(0)
         value_tensor = scalar_to_tensor(value, selfRef.dtype, executor)
         shape = tuple(selfRef.view_shape) or (1,)
-        dims = executor.convert_to_tensor(list(shape), D.DT_INT64)
-        filled = fill_l0(dims, value_tensor, shape, executor) if value_tensor is not None and dims is not None else None
-        if filled is None or view_copy(filled, selfRef, executor) is None:
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        dims = convert_to_tensor(list(shape), D.DT_INT64, executor)
+        view_copy(fill_l0(dims, value_tensor, shape, executor), selfRef, executor)
         return unique.release(executor.get_workspace_size())
 
 

@@ -23,7 +23,6 @@ from emulator.kernels.math.binary_common import (
     Phase1,
     broadcast_out,
     compare_op,
-    finish,
     is_floating,
     launch,
     to_bf16,
@@ -35,7 +34,7 @@ from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_api
+from emulator.opdev import contiguous, convert_to_tensor, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -50,11 +49,9 @@ GREATER, GREATER_AICPU = compare_op(
 )
 
 
-def greater_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def greater_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Greater: a > b, broadcast, bool output."""
     out = broadcast_out(executor, a, b, D.DT_BOOL)
-    if out is None:
-        return None
     aicore = a.dtype in GREATER_AICORE and b.dtype in GREATER_AICORE
     return launch(executor, (GREATER, aicore), (GREATER_AICPU, (), ()), (a, b), out)
 
@@ -63,16 +60,14 @@ def _bool_as_int8(dtype: int) -> int:
     return int(D.DT_INT8) if dtype == D.DT_BOOL else dtype
 
 
-def _prepared(x: aclTensor, promote: int, executor: aclOpExecutor) -> aclTensor | None:
+def _prepared(x: aclTensor, promote: int, executor: aclOpExecutor) -> aclTensor:
     """Contiguous -> Cast(promote)."""
-    x = contiguous(x, executor)  # type: ignore[assignment]
-    return cast(x, promote, executor) if x is not None else None
+    return cast(contiguous(x, executor), promote, executor)
 
 
-def _greater_to(s: aclTensor | None, o: aclTensor | None, out: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def _greater_to(s: aclTensor, o: aclTensor, out: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """Greater -> Cast(out)."""
-    result = greater_l0(s, o, executor) if s is not None and o is not None else None
-    return cast(result, out.dtype, executor) if result is not None else None
+    return cast(greater_l0(s, o, executor), out.dtype, executor)
 
 
 # -- aclnnGtTensor -------------------------------------------------------------------------------
@@ -100,7 +95,7 @@ def _gt_tensor(api: str, self: aclTensor, other: aclTensor, out: aclTensor) -> P
             return unique.release(0)
         s = _prepared(self, promote, executor)
         o = _prepared(other, promote, executor)
-        finish(api, _greater_to(s, o, out, executor), out, executor)
+        view_copy(_greater_to(s, o, out, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 
@@ -153,8 +148,8 @@ def _gt_scalar(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> P
         if is_empty(self):
             return unique.release(0)
         s = _prepared(self, promote, executor)
-        other_t = executor.convert_to_tensor(other, promote)
-        finish(api, _greater_to(s, other_t, out, executor), out, executor)
+        other_t = convert_to_tensor(other, promote, executor)
+        view_copy(_greater_to(s, other_t, out, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 

@@ -30,8 +30,9 @@ import numpy as np
 from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature, ceil_div
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import cast
-from emulator.kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, fill_l0, int_array_values, l0_failed
+from emulator.kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, fill_l0, int_array_values
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclIntArray, aclTensor
 from emulator.opdev import (
@@ -47,7 +48,9 @@ from emulator.opdev import (
     TilingResult,
     add_to_launcher_list_aicore,
     contiguous,
+    convert_to_tensor,
     create_executor,
+    l0_label,
     l2_api,
     view_copy,
 )
@@ -236,7 +239,7 @@ def _use_v4(x: aclTensor, weight: aclTensor, n: int) -> bool:
 def layer_norm_l0(
     x: aclTensor, norm_shape: list[int], weight: aclTensor, bias: aclTensor, eps: float, impl_mode: int,
     executor: aclOpExecutor,
-) -> tuple[aclTensor, aclTensor, aclTensor] | None:  # fmt: skip
+) -> tuple[aclTensor, aclTensor, aclTensor]:  # fmt: skip
     """l0op::LayerNormV4 or LayerNormV3WithImplMode: (y in x's dtype, mean and rstd in float32)."""
     n_norm = len(norm_shape)
     stat_shape = tuple(x.view_shape[: len(x.view_shape) - n_norm]) + (1,) * n_norm
@@ -248,9 +251,7 @@ def layer_norm_l0(
         n *= d
     outs = OP_OUTPUT(y, mean, rstd)
     if _use_v4(x, weight, n):
-        shape_tensor = executor.convert_to_tensor(norm_shape, D.DT_INT64)
-        if shape_tensor is None:
-            return None
+        shape_tensor = convert_to_tensor(norm_shape, D.DT_INT64, executor)
         ins = OP_INPUT(x, shape_tensor, weight, bias)
         status = add_to_launcher_list_aicore(executor, LAYER_NORM_V4, ins, outs, OP_ATTR(Float32(eps)))
     else:
@@ -259,7 +260,9 @@ def layer_norm_l0(
         status = add_to_launcher_list_aicore(
             executor, LAYER_NORM_V3, OP_INPUT(x, weight, bias), outs, attrs, OP_OPTION(IMPL_MODES[impl_mode])
         )
-    return (y, mean, rstd) if status == 0 else None
+    if status != 0:
+        raise L0StepFailed("LayerNorm", f"status {status}")
+    return y, mean, rstd
 
 
 def _check(
@@ -322,25 +325,18 @@ def _layer_norm(
         if n_cols == 0:
             for target, value in ((mean, 0.0), (rstd, np.nan)):
                 if target is not None:
-                    filled = fill_l0(target.view_shape, value, target.dtype, executor)
-                    if filled is None or view_copy(filled, target, executor) is None:
-                        raise l0_failed(api, "Fill")
+                    with l0_label("Fill"):
+                        view_copy(fill_l0(target.view_shape, value, target.dtype, executor), target, executor)
             return unique.release(executor.get_workspace_size())
         xc = contiguous(x, executor)
         w_dtype = weight.dtype if weight is not None else (bias.dtype if bias is not None else x.dtype)
         wc = contiguous(weight, executor) if weight is not None else fill_l0(norm_shape, 1.0, w_dtype, executor)
         bc = contiguous(bias, executor) if bias is not None else fill_l0(norm_shape, 0.0, w_dtype, executor)
-        if xc is None or wc is None or bc is None:
-            raise l0_failed(api)
-        results = layer_norm_l0(xc, norm_shape, wc, bc, float(eps), int(impl_mode), executor)
-        if results is None:
-            raise l0_failed(api, "LayerNorm")
+        with l0_label("LayerNorm"):
+            results = layer_norm_l0(xc, norm_shape, wc, bc, float(eps), int(impl_mode), executor)
         for result, target in zip(results, (out, mean, rstd), strict=True):
-            if target is None:
-                continue
-            converted = cast(result, target.dtype, executor)
-            if converted is None or view_copy(converted, target, executor) is None:
-                raise l0_failed(api)
+            if target is not None:
+                view_copy(cast(result, target.dtype, executor), target, executor)
         return unique.release(executor.get_workspace_size())
 
 

@@ -36,9 +36,10 @@ from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tensors import is_contiguous
 from emulator.engine.tiling import KernelSignature, align_up, ceil_div
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import broadcast_shape
-from emulator.kernels.math.reduce_common import fill_l0, l0_failed
+from emulator.kernels.math.reduce_common import fill_l0
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclTensor, contiguous_strides
 from emulator.opdev import (
@@ -54,6 +55,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     contiguous,
     create_executor,
+    l0_label,
     l2_api,
     reshape_view,
     view_copy,
@@ -265,7 +267,7 @@ BATCH_MATMUL_V3 = _matmul_op("BatchMatMulV3", ("adj_x1", "adj_x2"))
 
 
 # -- L0 ----------------------------------------------------------------------------------------------
-def contiguous_or_transposed(x: aclTensor, executor: aclOpExecutor) -> tuple[aclTensor | None, bool]:
+def contiguous_or_transposed(x: aclTensor, executor: aclOpExecutor) -> tuple[aclTensor, bool]:
     """Contiguous, except that the transpose (last two dims) of a dense tensor is passed as that dense
     tensor with the transpose flag set."""
     shape, strides = tuple(x.view_shape), tuple(x.strides)
@@ -280,12 +282,14 @@ def contiguous_or_transposed(x: aclTensor, executor: aclOpExecutor) -> tuple[acl
 def matmul_l0(
     impl: OpImpl, a: aclTensor, b: aclTensor, trans_a: bool, trans_b: bool, out_shape: tuple[int, ...],
     out_dtype: int, hf32: bool, executor: aclOpExecutor,
-) -> aclTensor | None:  # fmt: skip
+) -> aclTensor:  # fmt: skip
     """l0op::MatMulV3Nd / BatchMatMulV3 with the transpose flags and the HF32 switch."""
     out = executor.alloc_tensor(out_shape, out_dtype)
     attrs = OP_ATTR(Bool(trans_a), Bool(trans_b), Int64(0), Bool(hf32))
     status = add_to_launcher_list_aicore(executor, impl, OP_INPUT(a, b, None), OP_OUTPUT(out), attrs)
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed(impl.op_type, f"status {status}")
+    return out
 
 
 # -- L2 ----------------------------------------------------------------------------------------------
@@ -345,50 +349,42 @@ def _matmul(api: str, self: aclTensor | None, mat2: aclTensor | None, out: aclTe
         if out.numel == 0:
             return unique.release(0)
         if a2[-1] == 0:  # K == 0: zeros
-            zeros = fill_l0(tuple(out.view_shape), 0.0, out.dtype, executor)
-            if zeros is None or view_copy(zeros, out, executor) is None:
-                raise l0_failed(api, "Fill")
+            with l0_label("Fill"):
+                view_copy(fill_l0(tuple(out.view_shape), 0.0, out.dtype, executor), out, executor)
             return unique.release(executor.get_workspace_size())
         result = _matmul_chain(self, mat2, out, mode, a2, b2, kernel_shape, executor)
-        if result is None:
-            raise l0_failed(api)
         if result.view_shape != out.view_shape:
             result = reshape_view(executor, result, tuple(out.view_shape))
-        if view_copy(result, out, executor) is None:
-            raise l0_failed(api, "ViewCopy")
+        with l0_label("ViewCopy"):
+            view_copy(result, out, executor)
         return unique.release(executor.get_workspace_size())
 
 
 def _matmul_chain(
     self: aclTensor, mat2: aclTensor, out: aclTensor, mode: int, a2: tuple[int, ...], b2: tuple[int, ...],
     kernel_shape: tuple[int, ...], executor: aclOpExecutor,
-) -> aclTensor | None:  # fmt: skip
+) -> aclTensor:  # fmt: skip
     compute = compute_dtype(self.dtype, mat2.dtype, mode)
     hf32 = compute == D.DT_FLOAT and mode in (ALLOW_FP32_DOWN_PRECISION, USE_HF32)
     kernel_out = D.DT_FLOAT if out.dtype == D.DT_FLOAT and mode != USE_FP16 else compute
     fold = len(a2) >= 3 and len(b2) == 2  # (B..., M, K) @ (K, N): one MatMulV3 over B*M rows
     if len(a2) != len(self.view_shape) or fold:
         a = contiguous(self, executor)
-        a = reshape_view(executor, a, (a2[-2] * _prod(a2[:-2]), a2[-1]) if fold else a2) if a is not None else None
+        a = reshape_view(executor, a, (a2[-2] * _prod(a2[:-2]), a2[-1]) if fold else a2)
         trans_a = False
     else:
         a, trans_a = contiguous_or_transposed(self, executor)
     if len(b2) != len(mat2.view_shape):
         b = contiguous(mat2, executor)
-        b = reshape_view(executor, b, b2) if b is not None else None
+        b = reshape_view(executor, b, b2)
         trans_b = False
     else:
         b, trans_b = contiguous_or_transposed(mat2, executor)
-    a = cast(a, compute, executor) if a is not None else None
-    b = cast(b, compute, executor) if b is not None else None
-    if a is None or b is None:
-        return None
+    a, b = cast(a, compute, executor), cast(b, compute, executor)
     two_d = len(a.view_shape) == 2 and len(b.view_shape) == 2
     shape = (a.view_shape[-1] if trans_a else a.view_shape[-2], kernel_shape[-1]) if two_d else kernel_shape
     impl = MATMUL_V3 if two_d else BATCH_MATMUL_V3
     result = matmul_l0(impl, a, b, trans_a, trans_b, shape, kernel_out, hf32, executor)
-    if result is None:
-        return None
     if fold:
         result = reshape_view(executor, result, kernel_shape)
     return cast(result, out.dtype, executor)

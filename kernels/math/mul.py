@@ -26,13 +26,13 @@ import numpy as np
 from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.add import MIXED, mul_l0
 from emulator.kernels.math.binary_common import (
     ARITH_DTYPES,
     BF16,
     F32,
     Phase1,
-    finish,
     is_complex,
     is_floating,
     to_float,
@@ -53,9 +53,11 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     block_range,
     contiguous,
+    convert_to_tensor,
     create_executor,
     elementwise_tiling,
     l2_api,
+    view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
@@ -101,11 +103,13 @@ MULS = OpImpl(
 )  # fmt: skip
 
 
-def muls_l0(x: aclTensor, value: float, executor: aclOpExecutor) -> aclTensor | None:
+def muls_l0(x: aclTensor, value: float, executor: aclOpExecutor) -> aclTensor:
     """l0op::Muls: x * value in x's dtype (AI Core only)."""
     out = executor.alloc_tensor(x.view_shape, x.dtype)
     status = add_to_launcher_list_aicore(executor, MULS, OP_INPUT(x), OP_OUTPUT(out), OP_ATTR(Float32(value)))
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed("Muls", f"status {status}")
+    return out
 
 
 # -- aclnnMul ------------------------------------------------------------------------------------
@@ -130,16 +134,11 @@ def _check_mul(api: str, self: aclTensor, other: aclTensor, out: aclTensor, out_
     return promote
 
 
-def _mul_chain(self, other, out, promote, mixed: bool, executor: aclOpExecutor) -> aclTensor | None:  # type: ignore[no-untyped-def]
+def _mul_chain(self, other, out, promote, mixed: bool, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
     s, o = contiguous(self, executor), contiguous(other, executor)
-    if s is None or o is None:
-        return None
     if not mixed:
         s, o = cast(s, promote, executor), cast(o, promote, executor)
-        if s is None or o is None:
-            return None
-    result = mul_l0(s, o, executor)
-    return cast(result, out.dtype, executor) if result is not None else None
+    return cast(mul_l0(s, o, executor), out.dtype, executor)
 
 
 def _mul(api: str, self: aclTensor, other: aclTensor, out: aclTensor, inplace: bool) -> Phase1:
@@ -149,7 +148,7 @@ def _mul(api: str, self: aclTensor, other: aclTensor, out: aclTensor, inplace: b
         executor = unique.get()
         if is_empty(self, other):
             return unique.release(0)
-        finish(api, _mul_chain(self, other, out, promote, mixed, executor), out, executor)
+        view_copy(_mul_chain(self, other, out, promote, mixed, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 
@@ -190,18 +189,15 @@ def muls_compute_dtype(self_dtype: int, other_dtype: int, out_dtype: int) -> int
     return self_dtype
 
 
-def _muls_chain(self, other, out, executor: aclOpExecutor) -> aclTensor | None:  # type: ignore[no-untyped-def]
+def _muls_chain(self, other, out, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
     s = contiguous(self, executor)
-    if s is None:
-        return None
     if self.dtype == D.DT_BF16 and other.dtype == D.DT_DOUBLE:
         result = muls_l0(s, to_float(other), executor)
     else:
         compute = muls_compute_dtype(self.dtype, other.dtype, out.dtype)
-        other_t = executor.convert_to_tensor(other, compute)
-        s = cast(s, compute, executor)
-        result = mul_l0(s, other_t, executor) if s is not None and other_t is not None else None
-    return cast(result, out.dtype, executor) if result is not None else None
+        other_t = convert_to_tensor(other, compute, executor)
+        result = mul_l0(cast(s, compute, executor), other_t, executor)
+    return cast(result, out.dtype, executor)
 
 
 def _muls(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1:
@@ -214,7 +210,7 @@ def _muls(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1
         executor = unique.get()
         if is_empty(self):
             return unique.release(0)
-        finish(api, _muls_chain(self, other, out, executor), out, executor)
+        view_copy(_muls_chain(self, other, out, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 

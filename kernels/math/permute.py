@@ -25,7 +25,7 @@ from emulator.device.soc import SocProfile
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tensors import is_contiguous
 from emulator.engine.tiling import KernelSignature
-from emulator.errors import AclnnInnerNullptr
+from emulator.errors import AclnnInnerNullptr, L0StepFailed
 from emulator.kernels.math.data_movement import (
     dense_strides,
     gather_index,
@@ -45,7 +45,9 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     block_range,
     contiguous,
+    convert_to_tensor,
     create_executor,
+    l0_label,
     l2_api,
     view_copy,
 )
@@ -123,13 +125,11 @@ def _v2_supported(x: aclTensor, perm: Sequence[int], soc: SocProfile) -> bool:
     return supported and soc.short_soc_version in V2_SOCS and x.dtype in TRANSPOSE_V2_DTYPES
 
 
-def transpose_l0(x: aclTensor, perm: Sequence[int], executor: aclOpExecutor) -> aclTensor | None:
-    """l0op::Transpose(x, perm): x must be contiguous; perm non-negative; None when a step fails."""
+def transpose_l0(x: aclTensor, perm: Sequence[int], executor: aclOpExecutor) -> aclTensor:
+    """l0op::Transpose(x, perm): x must be contiguous; perm non-negative; L0StepFailed when a step fails."""
     if not is_contiguous(x):
-        return None
-    perm_tensor = executor.convert_to_tensor(list(perm), D.DT_INT64)
-    if perm_tensor is None:
-        return None
+        raise L0StepFailed("Transpose", "the input is not contiguous")
+    perm_tensor = convert_to_tensor(list(perm), D.DT_INT64, executor)
     out = executor.alloc_tensor(tuple(x.view_shape[p] for p in perm), x.dtype)
     groups = (OP_INPUT(x, perm_tensor), OP_OUTPUT(out))
     if _v2_supported(x, perm, executor.ctx.soc):
@@ -139,7 +139,9 @@ def transpose_l0(x: aclTensor, perm: Sequence[int], executor: aclOpExecutor) -> 
     else:
         attrs = OP_ATTR(DType(x.dtype), DType(D.DT_INT64))
         status = add_to_launcher_list_aicpu(executor, TRANSPOSE_AICPU, AICPU_ATTRS, *groups, attrs)
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed("Transpose", f"status {status}")
+    return out
 
 
 def _check(api: str, self: aclTensor, dims: aclIntArray, out: aclTensor) -> list[int]:
@@ -177,14 +179,11 @@ def aclnnPermuteGetWorkspaceSize(
             if not is_empty(out):
                 raise AclnnInnerNullptr(f"{api}: out should be empty when self is empty.", msg_id="EZ9999")
             return unique.release(0)
-        x = contiguous(self, executor)
-        result = transpose_l0(x, perm, executor) if x is not None else None
-        if result is None:
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        result = transpose_l0(contiguous(self, executor), perm, executor)
         wanted = list(result.view_shape)
         check_param(same_shape(wanted, out.view_shape), api, f"out shape {list(out.view_shape)} should be {wanted}.")
-        if view_copy(result, out, executor) is None:
-            raise AclnnInnerNullptr(f"{api}: ViewCopy returned null.", msg_id="EZ9999")
+        with l0_label("ViewCopy"):
+            view_copy(result, out, executor)
         return unique.release(executor.get_workspace_size())
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature, ceil_div
-from emulator.errors import AclnnInnerNullptr
+from emulator.errors import L0StepFailed
 from emulator.kernels.math import fill
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclIntArray, aclTensor
@@ -46,6 +46,7 @@ from emulator.opdev import (
     TilingResult,
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
+    convert_to_tensor,
 )
 from emulator.opdev.checks import check_param
 
@@ -358,58 +359,53 @@ def _launch_reduce(
     executor: aclOpExecutor,
     extra_attrs: tuple[object, ...] = (),
     cpu_extra: tuple[object, ...] = (),
-) -> aclTensor | None:
+) -> aclTensor:
     out = executor.alloc_tensor(reduced_shape(x.view_shape, axes, keep_dims), x.dtype)
-    axes_tensor = executor.convert_to_tensor(list(axes), D.DT_INT64)
-    if axes_tensor is None:
-        return None
+    axes_tensor = convert_to_tensor(list(axes), D.DT_INT64, executor)
     io = (OP_INPUT(x, axes_tensor), OP_OUTPUT(out))
     if x.dtype in aic_dtypes:
         status = add_to_launcher_list_aicore(executor, aic, *io, OP_ATTR(Bool(keep_dims), *extra_attrs))
     else:
         attrs = OP_ATTR(Bool(keep_dims), *extra_attrs, *cpu_extra)
         status = add_to_launcher_list_aicpu(executor, cpu, cpu.attr_names, *io, attrs)
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed(aic.op_type, f"status {status}")
+    return out
 
 
-def reduce_sum_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor | None:
+def reduce_sum_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor:
     """l0op::ReduceSumOp: AI Core for F32 F16 I32 I64 BF16, AI CPU for the rest."""
     return _launch_reduce(REDUCE_SUM, REDUCE_SUM_AICPU, SUM_AIC, x, axes, keep_dims, executor)
 
 
-def reduce_any_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor | None:
+def reduce_any_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor:
     """l0op::ReduceAny (bool, AI Core)."""
     return _launch_reduce(REDUCE_ANY, REDUCE_ANY, (D.DT_BOOL,), x, axes, keep_dims, executor)
 
 
-def reduce_mean_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor | None:
+def reduce_mean_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor:
     """l0op::ReduceMean: AI Core for F32 F16 BF16; AI CPU (keep_dims, noop_with_empty_axes, Tidx) otherwise."""
     return _launch_reduce(
         REDUCE_MEAN, REDUCE_MEAN_AICPU, MEAN_AIC, x, axes, keep_dims, executor, (Bool(True),), (DType(D.DT_INT64),)
     )
 
 
-def reduce_max_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor | None:
+def reduce_max_l0(x: aclTensor, axes: Sequence[int], keep_dims: bool, executor: aclOpExecutor) -> aclTensor:
     """l0op::ReduceMax: AI Core for F16 F32 U8 I32 I64 BF16 I8, AI CPU for F64 I16."""
     return _launch_reduce(REDUCE_MAX, REDUCE_MAX_AICPU, MAX_AIC, x, axes, keep_dims, executor)
 
 
 # -- Fill (the data family's L0, kernels.math.fill) ---------------------------------------------------
-def fill_l0(shape: Sequence[int], value: float, dtype: int, executor: aclOpExecutor) -> aclTensor | None:
+def fill_l0(shape: Sequence[int], value: float, dtype: int, executor: aclOpExecutor) -> aclTensor:
     """A new tensor of ``shape`` holding ``value`` (a C-style conversion to ``dtype``): l0op::Fill with the
     shape as an int64 host tensor and the value as a 0-d host tensor."""
-    dims = executor.convert_to_tensor(list(shape) or [1], D.DT_INT64)
+    dims = convert_to_tensor(list(shape) or [1], D.DT_INT64, executor)
     with np.errstate(invalid="ignore"):
         scalar = executor.alloc_scalar(value, dtype)
-    value_tensor = executor.convert_to_tensor(scalar, dtype) if scalar is not None else None
-    if dims is None or value_tensor is None:
-        return None
+    if scalar is None:
+        raise L0StepFailed("AllocScalar", f"no host dtype for {dtype}")
+    value_tensor = convert_to_tensor(scalar, dtype, executor)
     return fill.fill_l0(dims, value_tensor, tuple(shape), executor)
 
 
 OPS = (REDUCE_SUM, REDUCE_ANY, REDUCE_MEAN, REDUCE_MAX)
-
-
-def l0_failed(api: str, step: str = "an L0 step") -> AclnnInnerNullptr:
-    """What an L2 raises when an L0 call returned null (561103)."""
-    return AclnnInnerNullptr(f"{api}: {step} returned null.", msg_id="EZ9999")

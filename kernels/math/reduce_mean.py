@@ -19,13 +19,12 @@ from emulator.kernels.math.reduce_common import (
     check_dims,
     fill_l0,
     int_array_values,
-    l0_failed,
     reduce_mean_l0,
     reduced_shape,
 )
 from emulator.meta.dtypes import DataType, can_cast, dtype_name, to_op_dtype
 from emulator.meta.objects import aclIntArray, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_api, view_copy
+from emulator.opdev import contiguous, create_executor, l0_label, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -58,23 +57,17 @@ def aclnnMeanGetWorkspaceSize(
         if is_empty(self):
             check_param(out.view_shape == expected, api, f"out shape {list(out.view_shape)} must be {list(expected)}.")
             if out.numel:
-                filled = fill_l0(out.view_shape, np.nan, out.dtype, executor)
-                if filled is None or view_copy(filled, out, executor) is None:
-                    raise l0_failed(api)
+                view_copy(fill_l0(out.view_shape, np.nan, out.dtype, executor), out, executor)
             return unique.release(executor.get_workspace_size())
-        x = contiguous(self, executor)
-        if x is None:
-            raise l0_failed(api, "Contiguous")
+        with l0_label("Contiguous"):
+            x = contiguous(self, executor)
         if rank == 0:
             result = cast(x, out.dtype, executor)
         else:
-            x = cast(x, target, executor)
-            result = reduce_mean_l0(x, axes, bool(keepDim), executor) if x is not None else None
-            result = cast(result, out.dtype, executor) if result is not None else None
-        if result is None:
-            raise l0_failed(api)
+            result = reduce_mean_l0(cast(x, target, executor), axes, bool(keepDim), executor)
+            result = cast(result, out.dtype, executor)
         check_param(result.view_shape == out.view_shape or (rank == 0 and out.numel == 1), api,
                     f"out shape {list(out.view_shape)} must be {list(result.view_shape)}.")  # fmt: skip
-        if view_copy(result, out, executor) is None:
-            raise l0_failed(api, "ViewCopy")
+        with l0_label("ViewCopy"):
+            view_copy(result, out, executor)
         return unique.release(executor.get_workspace_size())

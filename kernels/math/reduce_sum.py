@@ -17,14 +17,13 @@ from emulator.kernels.math.reduce_common import (
     check_dims,
     fill_l0,
     int_array_values,
-    l0_failed,
     reduce_any_l0,
     reduce_sum_l0,
     reduced_shape,
 )
 from emulator.meta.dtypes import DataType, dtype_name, to_op_dtype
 from emulator.meta.objects import aclIntArray, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_api, view_copy
+from emulator.opdev import contiguous, create_executor, l0_label, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -58,34 +57,27 @@ def aclnnReduceSumGetWorkspaceSize(
             check_param(not complex_out, api, "an empty self cannot fill a complex out.")
             check_param(out.view_shape == expected, api, f"out shape {list(out.view_shape)} must be {list(expected)}.")
             if out.numel:
-                filled = fill_l0(out.view_shape, 0, out.dtype, executor)
-                if filled is None or view_copy(filled, out, executor) is None:
-                    raise l0_failed(api)
+                view_copy(fill_l0(out.view_shape, 0, out.dtype, executor), out, executor)
             return unique.release(executor.get_workspace_size())
-        x = contiguous(self, executor)
-        if x is None:
-            raise l0_failed(api, "Contiguous")
+        with l0_label("Contiguous"):
+            x = contiguous(self, executor)
         keep = bool(keepDims)
         result = cast(x, out.dtype, executor) if rank == 0 else _sum_chain(x, axes, keep, target, executor)
-        if result is None:
-            raise l0_failed(api)
         check_param(result.view_shape == out.view_shape or (rank == 0 and out.numel == 1), api,
                     f"out shape {list(out.view_shape)} must be {list(result.view_shape)}.")  # fmt: skip
-        if view_copy(result, out, executor) is None:
-            raise l0_failed(api, "ViewCopy")
+        with l0_label("ViewCopy"):
+            view_copy(result, out, executor)
         return unique.release(executor.get_workspace_size())
 
 
-def _sum_chain(x: aclTensor, axes: list[int], keep: bool, target: int, executor: aclOpExecutor) -> aclTensor | None:
+def _sum_chain(x: aclTensor, axes: list[int], keep: bool, target: int, executor: aclOpExecutor) -> aclTensor:
     if target == D.DT_BOOL:
-        x = cast(x, D.DT_BOOL, executor)  # type: ignore[assignment]
-        return reduce_any_l0(x, axes, keep, executor) if x is not None else None
+        return reduce_any_l0(cast(x, D.DT_BOOL, executor), axes, keep, executor)
     compute = target
     if x.dtype == D.DT_BOOL and target == D.DT_INT64:
         count = 1
         for a in axes:
             count *= x.view_shape[a]
         compute = D.DT_FLOAT if count < F32_EXACT_COUNT else D.DT_INT64
-    x = cast(x, compute, executor)  # type: ignore[assignment]
-    result = reduce_sum_l0(x, axes, keep, executor) if x is not None else None
-    return cast(result, target, executor) if result is not None else None
+    result = reduce_sum_l0(cast(x, compute, executor), axes, keep, executor)
+    return cast(result, target, executor)

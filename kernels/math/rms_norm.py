@@ -25,7 +25,6 @@ from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature, align_up, ceil_div
 from emulator.errors import AclnnError
-from emulator.kernels.math.reduce_common import l0_failed
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -40,6 +39,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicore,
     contiguous,
     create_executor,
+    l0_label,
     l2_api,
     view_copy,
 )
@@ -220,9 +220,8 @@ def aclnnRmsNormGetWorkspaceSize(
         executor = unique.get()
         if x.numel == 0:
             return unique.release(0)
-        xc, gc = contiguous(x, executor), contiguous(gamma, executor)
-        if xc is None or gc is None:
-            raise l0_failed(api, "Contiguous")
+        with l0_label("Contiguous"):
+            xc, gc = contiguous(x, executor), contiguous(gamma, executor)
         y = executor.alloc_tensor(y_shape, yOut.dtype)
         rstd = executor.alloc_tensor(rstd_shape, rstdOut.dtype)
         status = add_to_launcher_list_aicore(
@@ -230,8 +229,9 @@ def aclnnRmsNormGetWorkspaceSize(
         )
         if status != 0:
             raise AclnnTilingError(f"{api}: the RmsNorm kernel could not be prepared.", msg_id="EZ9999")
-        if view_copy(y, yOut, executor) is None or view_copy(rstd, rstdOut, executor) is None:
-            raise l0_failed(api, "ViewCopy")
+        with l0_label("ViewCopy"):
+            view_copy(y, yOut, executor)
+            view_copy(rstd, rstdOut, executor)
         return unique.release(executor.get_workspace_size())
 
 

@@ -16,7 +16,6 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
-from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.zero import zeros_like_l0
 from emulator.meta.dtypes import DataType, promote_type
@@ -31,6 +30,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     contiguous,
     create_executor,
+    l0_label,
     l2_api,
     reshape_view,
     view_copy,
@@ -123,22 +123,19 @@ def aclnnSearchSortedGetWorkspaceSize(
         if is_empty(sortedSequence, self, out):
             # an empty sequence or input: out is zero-filled (ZerosLike), as the real L2 does
             if not is_empty(out):
-                zeros = zeros_like_l0(out, executor)
-                if zeros is None or view_copy(zeros, out, executor) is None:
-                    raise AclnnInnerNullptr(f"{api}: ZerosLike returned null.", msg_id="EZ9999")
+                with l0_label("ZerosLike"):
+                    view_copy(zeros_like_l0(out, executor), out, executor)
             return unique.release(executor.get_workspace_size())
         values = reshape_view(executor, self, (1,)) if not self.view_shape else self
-        seq = cast(contiguous(sortedSequence, executor), promote, executor)  # type: ignore[arg-type]
-        val = cast(contiguous(values, executor), promote, executor)  # type: ignore[arg-type]
+        seq = cast(contiguous(sortedSequence, executor), promote, executor)
+        val = cast(contiguous(values, executor), promote, executor)
         tmp = executor.alloc_tensor(values.view_shape, out.dtype)
         inputs = (seq, val) if sorter is None else (seq, val, contiguous(sorter, executor))
-        if None in inputs:
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
         attrs = OP_ATTR(DType(out.dtype), Bool(bool(right)))
         add_to_launcher_list_aicpu(executor, SEARCH_SORTED, ATTR_NAMES, OP_INPUT(*inputs), OP_OUTPUT(tmp), attrs)
         result = reshape_view(executor, tmp, out.view_shape) if tmp.view_shape != out.view_shape else tmp
-        if view_copy(result, out, executor) is None:
-            raise AclnnInnerNullptr(f"{api}: ViewCopy returned null.", msg_id="EZ9999")
+        with l0_label("ViewCopy"):
+            view_copy(result, out, executor)
         return unique.release(executor.get_workspace_size())
 
 

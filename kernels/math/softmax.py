@@ -21,8 +21,9 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature, ceil_div
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import cast
-from emulator.kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, acc_dtype, ar_view, l0_failed, pieces
+from emulator.kernels.math.reduce_common import DOUBLE_BUFFER, MIN_BLOCK_BYTES, acc_dtype, ar_view, pieces
 from emulator.meta.dtypes import DataType, type_size
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -37,6 +38,7 @@ from emulator.opdev import (
     add_to_launcher_list_aicpu,
     contiguous,
     create_executor,
+    l0_label,
     l2_api,
     reshape_view,
     view_copy,
@@ -154,7 +156,7 @@ SOFTMAX_V2_AICPU = OpImpl(
 )  # fmt: skip
 
 
-def softmax_v2_l0(x: aclTensor, dim: int, executor: aclOpExecutor) -> aclTensor | None:
+def softmax_v2_l0(x: aclTensor, dim: int, executor: aclOpExecutor) -> aclTensor:
     """l0op::SoftmaxV2(x, axes=[dim]): AI Core for F32 F16 BF16, AI CPU for F64."""
     out = executor.alloc_tensor(x.view_shape, x.dtype)
     io = (OP_INPUT(x), OP_OUTPUT(out), OP_ATTR([dim]))
@@ -162,7 +164,9 @@ def softmax_v2_l0(x: aclTensor, dim: int, executor: aclOpExecutor) -> aclTensor 
         status = add_to_launcher_list_aicore(executor, SOFTMAX_V2, *io)
     else:
         status = add_to_launcher_list_aicpu(executor, SOFTMAX_V2_AICPU, ("axes",), *io)
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed("SoftmaxV2", f"status {status}")
+    return out
 
 
 @l2_api
@@ -185,18 +189,15 @@ def aclnnSoftmaxGetWorkspaceSize(
     check_param(out.view_shape == self.view_shape, api, f"out shape {list(out.view_shape)} must equal self's.")
     with create_executor() as unique:
         executor = unique.get()
-        x = contiguous(self, executor)
-        if x is None:
-            raise l0_failed(api, "Contiguous")
+        with l0_label("Contiguous"):
+            x = contiguous(self, executor)
         scalar = not self.view_shape
         if scalar:
             x = reshape_view(executor, x, (1,))
         result = softmax_v2_l0(x, int(dim) % r, executor)
-        if result is not None and scalar:
+        if scalar:
             result = reshape_view(executor, result, ())
-        result = cast(result, out.dtype, executor) if result is not None else None
-        if result is None or view_copy(result, out, executor) is None:
-            raise l0_failed(api)
+        view_copy(cast(result, out.dtype, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 

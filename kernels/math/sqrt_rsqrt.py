@@ -55,12 +55,12 @@ SQRT = unary_op("Sqrt", _sqrt, FLOATS, CPU_REST, half_in_fp32=True)
 RSQRT = unary_op("Rsqrt", _rsqrt, FLOATS, CPU_REST, half_in_fp32=True, temps=1)
 
 
-def sqrt_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def sqrt_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Sqrt."""
     return unary_l0(SQRT, x, executor)
 
 
-def rsqrt_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def rsqrt_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Rsqrt."""
     return unary_l0(RSQRT, x, executor)
 
@@ -74,7 +74,7 @@ def _sqrt_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tup
     check_rank(api, "self", self)
     check_same_shape(api, self, out)
     pre_cast = (D.DT_DOUBLE if self.dtype == D.DT_INT64 else D.DT_FLOAT) if integral else None
-    return plan_unary(api, self, out, sqrt_l0, pre_cast)
+    return plan_unary(self, out, sqrt_l0, pre_cast)
 
 
 @l2_api
@@ -103,7 +103,7 @@ def _rsqrt_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tu
     check_rank(api, "self", self)
     check_same_shape(api, self, out)
     pre_cast = self.dtype if self.dtype in FLOAT_OUT_DTYPES else out.dtype
-    return plan_unary(api, self, out, rsqrt_l0, pre_cast)
+    return plan_unary(self, out, rsqrt_l0, pre_cast)
 
 
 @l2_api

@@ -28,7 +28,6 @@ from emulator.kernels.math.binary_common import (
     alpha_is_one,
     broadcast_out,
     check_alpha_and_out,
-    finish,
     is_floating,
     launch,
     tensor_scalar_promote,
@@ -38,7 +37,7 @@ from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import BinaryAttrs, binary_op, broadcast_shape
 from emulator.meta.dtypes import DataType, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
-from emulator.opdev import contiguous, create_executor, l2_api
+from emulator.opdev import contiguous, convert_to_tensor, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -59,11 +58,9 @@ SUB, SUB_AICPU = binary_op(
 )
 
 
-def sub_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def sub_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Sub: a - b, broadcast, in a's dtype."""
     out = broadcast_out(executor, a, b, a.dtype)
-    if out is None:
-        return None
     return launch(executor, (SUB, a.dtype in SUB_AICORE), (SUB_AICPU, (), ()), (a, b), out)
 
 
@@ -72,9 +69,8 @@ def _scaled_sub(s: aclTensor, o: aclTensor, alpha: aclScalar, promote: int, exec
         return sub_l0(s, o, executor)
     if promote in SUB_AXPY:
         return axpy_l0(s, o, float(np.float32(to_float(alpha)) * np.float32(-1.0)), executor)
-    alpha_t = executor.convert_to_tensor(alpha, promote)
-    scaled = mul_l0(o, alpha_t, executor) if alpha_t is not None else None
-    return sub_l0(s, scaled, executor) if scaled is not None else None
+    alpha_t = convert_to_tensor(alpha, promote, executor)
+    return sub_l0(s, mul_l0(o, alpha_t, executor), executor)
 
 
 # -- aclnnSub ------------------------------------------------------------------------------------
@@ -93,16 +89,12 @@ def _check_sub(api: str, self: aclTensor, other: aclTensor, alpha: aclScalar, ou
     return promote
 
 
-def _sub_chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTensor | None:  # type: ignore[no-untyped-def]
+def _sub_chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
     if not alpha_is_one(alpha) and is_floating(promote):
         promote = D.DT_DOUBLE if promote == D.DT_DOUBLE else D.DT_FLOAT
     s, o = contiguous(self, executor), contiguous(other, executor)
-    s = cast(s, promote, executor) if s is not None else None
-    o = cast(o, promote, executor) if o is not None else None
-    if s is None or o is None:
-        return None
-    result = _scaled_sub(s, o, alpha, promote, executor)
-    return cast(result, out.dtype, executor) if result is not None else None
+    s, o = cast(s, promote, executor), cast(o, promote, executor)
+    return cast(_scaled_sub(s, o, alpha, promote, executor), out.dtype, executor)
 
 
 def _sub(api: str, self: aclTensor, other: aclTensor, alpha: aclScalar, out: aclTensor) -> Phase1:
@@ -111,7 +103,7 @@ def _sub(api: str, self: aclTensor, other: aclTensor, alpha: aclScalar, out: acl
         executor = unique.get()
         if is_empty(self, other):
             return unique.release(0)
-        finish(api, _sub_chain(self, other, alpha, out, promote, executor), out, executor)
+        view_copy(_sub_chain(self, other, alpha, out, promote, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 
@@ -154,14 +146,10 @@ def _check_subs(api: str, self: aclTensor, other: aclScalar, alpha: aclScalar, o
     return promote
 
 
-def _subs_chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTensor | None:  # type: ignore[no-untyped-def]
-    s = contiguous(self, executor)
-    s = cast(s, promote, executor) if s is not None else None
-    other_t = executor.convert_to_tensor(other, promote)
-    if s is None or other_t is None:
-        return None
-    result = _scaled_sub(s, other_t, alpha, promote, executor)
-    return cast(result, out.dtype, executor) if result is not None else None
+def _subs_chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+    s = cast(contiguous(self, executor), promote, executor)
+    other_t = convert_to_tensor(other, promote, executor)
+    return cast(_scaled_sub(s, other_t, alpha, promote, executor), out.dtype, executor)
 
 
 def _subs(api: str, self: aclTensor, other: aclScalar, alpha: aclScalar, out: aclTensor) -> Phase1:
@@ -170,7 +158,7 @@ def _subs(api: str, self: aclTensor, other: aclScalar, alpha: aclScalar, out: ac
         executor = unique.get()
         if is_empty(self):
             return unique.release(0)
-        finish(api, _subs_chain(self, other, alpha, out, promote, executor), out, executor)
+        view_copy(_subs_chain(self, other, alpha, out, promote, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 

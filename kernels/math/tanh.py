@@ -42,7 +42,7 @@ def _tanh(x: np.ndarray, ctx: BlockContext[UnaryAttrs]) -> np.ndarray:
 TANH = unary_op("Tanh", _tanh, FLOATS, half_in_fp32=True, temps=2)
 
 
-def tanh_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
+def tanh_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Tanh (AI Core only)."""
     return unary_l0(TANH, x, executor)
 
@@ -58,7 +58,7 @@ def _tanh_phase1(api: str, self: aclTensor | None, out: aclTensor | None) -> tup
     check_not_private(api, "self", self.view_format)
     check_rank(api, "self", self)
     check_same_shape(api, self, out)
-    return plan_unary(api, self, out, tanh_l0, D.DT_FLOAT if integral else None, empty=is_empty(self, out))
+    return plan_unary(self, out, tanh_l0, D.DT_FLOAT if integral else None, empty=is_empty(self, out))
 
 
 @l2_api

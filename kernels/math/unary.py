@@ -27,7 +27,7 @@ from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.args import Attr
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelAttrsFunc, KernelSignature
-from emulator.errors import AclnnInnerNullptr
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import NAMES, cast
 from emulator.meta.dtypes import DataType, can_cast, dtype_name
 from emulator.meta.formats import is_private_format
@@ -158,25 +158,30 @@ def unary_l0(
     out_dtype: int | None = None,
     attrs: tuple[Attr, ...] = (),
     aicpu_attrs: tuple[Attr, ...] | None = None,
-) -> aclTensor | None:
-    """l0op::<Op>(x): output of x's shape (dtype ``out_dtype`` or x's), AI Core or AI CPU by x's dtype."""
+) -> aclTensor:
+    """l0op::<Op>(x): output of x's shape (dtype ``out_dtype`` or x's), AI Core or AI CPU by x's dtype;
+    L0StepFailed when neither serves x's dtype or the kernel was not recorded."""
+    op_type = op.aicore.op_type
     out = executor.alloc_tensor(x.view_shape, x.dtype if out_dtype is None else out_dtype)
     if x.dtype in op.aicore_dtypes:
         groups = (OP_INPUT(x), OP_OUTPUT(out), *((OP_ATTR(*attrs),) if attrs else ()))
-        return out if add_to_launcher_list_aicore(executor, op.aicore, *groups) == 0 else None
-    if x.dtype in op.aicpu_dtypes:
+        status = add_to_launcher_list_aicore(executor, op.aicore, *groups)
+    elif x.dtype in op.aicpu_dtypes:
         cpu_attrs = attrs if aicpu_attrs is None else aicpu_attrs
         groups = (OP_INPUT(x), OP_OUTPUT(out), *((OP_ATTR(*cpu_attrs),) if cpu_attrs else ()))
-        return out if add_to_launcher_list_aicpu(executor, op.aicpu, op.aicpu.attr_names, *groups) == 0 else None
-    return None
+        status = add_to_launcher_list_aicpu(executor, op.aicpu, op.aicpu.attr_names, *groups)
+    else:
+        raise L0StepFailed(op_type, f"no kernel for dtype {x.dtype}")
+    if status != 0:
+        raise L0StepFailed(op_type, f"status {status}")
+    return out
 
 
 # -- the shared L2 chain ---------------------------------------------------------------------------------------
-Kernel = Callable[[aclTensor, aclOpExecutor], aclTensor | None]
+Kernel = Callable[[aclTensor, aclOpExecutor], aclTensor]
 
 
 def plan_unary(
-    api: str,
     self: aclTensor,
     out: aclTensor,
     kernel: Kernel | None,
@@ -185,20 +190,18 @@ def plan_unary(
     empty: bool | None = None,
 ) -> tuple[int, aclOpExecutor, int]:
     """Phase 1 after the checks: CREATE_EXECUTOR, the empty-tensor shortcut (``empty`` defaults to "self is
-    empty"), then Contiguous -> Cast(``pre_cast``) -> ``kernel`` (None: no kernel) -> Cast(out) -> ViewCopy."""
+    empty"), then Contiguous -> Cast(``pre_cast``) -> ``kernel`` (None: no kernel) -> Cast(out) -> ViewCopy.
+    A failed L0 step raises L0StepFailed, which the phase-1 frame turns into the L2's 561103."""
     with create_executor() as unique:
         executor = unique.get()
         if is_empty(self) if empty is None else empty:
             return unique.release(0)
         x = contiguous(self, executor)
-        if x is not None and pre_cast is not None:
+        if pre_cast is not None:
             x = cast(x, pre_cast, executor)
-        if x is not None and kernel is not None:
+        if kernel is not None:
             x = kernel(x, executor)
-        if x is not None:
-            x = cast(x, out.dtype, executor)
-        if x is None or view_copy(x, out, executor) is None:
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        view_copy(cast(x, out.dtype, executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 

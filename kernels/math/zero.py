@@ -18,7 +18,7 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
-from emulator.errors import AclnnInnerNullptr
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.data_movement import fill_tiling, same_dtype_bins
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
@@ -72,18 +72,20 @@ ZEROS_LIKE_AICPU = OpImpl(
 )
 
 
-def zeros_like_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor | None:
-    """l0op::ZerosLike(x): a workspace tensor of x's shape and dtype, all zeros; None when a step fails."""
+def zeros_like_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
+    """l0op::ZerosLike(x): a workspace tensor of x's shape and dtype, all zeros; L0StepFailed when a step fails."""
     out = executor.alloc_tensor(x.view_shape, x.dtype)
     if is_empty(out):
         return out
     if x.dtype in ZEROS_LIKE_AICORE:
         status = add_to_launcher_list_aicore(executor, ZEROS_LIKE, OP_INPUT(x), OP_OUTPUT(out))
     elif len(x.view_shape) > MAX_DIM:
-        return None  # the AI CPU path checks the rank first
+        raise L0StepFailed("ZerosLike", f"rank {len(x.view_shape)} > {MAX_DIM}")  # the AI CPU path checks it first
     else:
         status = add_to_launcher_list_aicpu(executor, ZEROS_LIKE_AICPU, (), OP_INPUT(x), OP_OUTPUT(out))
-    return out if status == 0 else None
+    if status != 0:
+        raise L0StepFailed("ZerosLike", f"status {status}")
+    return out
 
 
 @l2_api
@@ -99,9 +101,7 @@ def aclnnInplaceZeroGetWorkspaceSize(selfRef: aclTensor | None) -> tuple[int, ac
         if is_empty(selfRef):
             return unique.release(0)
         x = contiguous(selfRef, executor)
-        zeros = zeros_like_l0(x, executor) if x is not None else None
-        if zeros is None or view_copy(zeros, selfRef, executor) is None:
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        view_copy(zeros_like_l0(x, executor), selfRef, executor)
         return unique.release(executor.get_workspace_size())
 
 
