@@ -1,9 +1,10 @@
 """aclnnSquare: out = self * self — an op of one's own, outside the emulator's op library.
 
-The module has the three parts every op module has: the kernel (one SPMD block's slice of the
-work), its OpImpl (op type, tiling function, the binaries the package describes) and the L2 entry
-point marked with ``@l2_api``, whose docstring opens with its C prototype. Nothing here is
-registered at import; ``emulator.aclnn.bind_ops(module)`` builds the C-named callables.
+The module has the parts every op module has: the kernel (one SPMD block's slice of the work),
+its OpImpl (op type, tiling function, the binaries the package describes), the L0 op that adds
+the kernel to the executor's launcher list, and the L2 entry point marked with ``@l2_api``, whose
+docstring opens with its C prototype. Nothing here is registered at import;
+``emulator.aclnn.bind_ops(module)`` builds the C-named callables.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 
 from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
-from emulator.errors import AclnnInnerNullptr
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.data_movement import fill_tiling
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
@@ -41,12 +42,21 @@ def square_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
 SQUARE = OpImpl("Square", square_kernel, fill_tiling, bins=(BinSpec(("float32",), ("float32",)),))
 
 
+def square_l0(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
+    """l0op::Square: a workspace tensor holding x * x; a launch that cannot be added fails the L2 (561103)."""
+    y = executor.alloc_tensor(x.view_shape, DataType.DT_FLOAT)
+    status = add_to_launcher_list_aicore(executor, SQUARE, OP_INPUT(x), OP_OUTPUT(y))
+    if status != 0:
+        raise L0StepFailed("Square", f"status {status}")
+    return y
+
+
 @l2_api
 def aclnnSquareGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnSquareGetWorkspaceSize(const aclTensor *self, aclTensor *out, uint64_t *workspaceSize,
     aclOpExecutor **executor)
 
-    161001 for a null tensor; 161002 unless both are float32 of one shape.
+    161001 for a null tensor; 161002 unless both are float32 of one shape; 561103 when an L0 step fails.
     """
     api = "aclnnSquare"
     check_not_null(api, self=self, out=out)
@@ -58,12 +68,7 @@ def aclnnSquareGetWorkspaceSize(self: aclTensor | None, out: aclTensor | None) -
         executor = unique.get()
         if is_empty(self):
             return unique.release(0)
-        x = contiguous(self, executor)
-        y = executor.alloc_tensor(self.view_shape, DataType.DT_FLOAT)
-        if x is None or add_to_launcher_list_aicore(executor, SQUARE, OP_INPUT(x), OP_OUTPUT(y)) != 0:
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
-        if view_copy(y, out, executor) is None:
-            raise AclnnInnerNullptr(f"{api}: an L0 step returned null.", msg_id="EZ9999")
+        view_copy(square_l0(contiguous(self, executor), executor), out, executor)
         return unique.release(executor.get_workspace_size())
 
 
