@@ -448,6 +448,21 @@ class Session:
         return obj
 
     # memory and tensors
+    def read(self, addr: int, shape: Sequence[int] | int, dtype: DTypeLike) -> np.ndarray:
+        """``prod(shape)`` elements of ``dtype`` copied back from device address ``addr`` (after a sync)."""
+        self.synchronize()
+        np_type = host_dtype(acl_dtype(dtype)) if isinstance(dtype, int) else np.dtype(dtype)
+        out = np.empty(shape, dtype=np_type)
+        if out.nbytes:
+            check(acl.rt.memcpy(out.ctypes.data, out.nbytes, addr, out.nbytes, D2H), "aclrtMemcpy")
+        return out
+
+    def write(self, addr: int, host: Any) -> None:
+        """Copy a host array's bytes to device address ``addr``."""
+        data = np.ascontiguousarray(host)
+        if data.nbytes:
+            check(acl.rt.memcpy(addr, data.nbytes, data.ctypes.data, data.nbytes, H2D), "aclrtMemcpy")
+
     def malloc(self, size: int) -> Buffer:
         """A device buffer of ``size`` bytes (at least 1: aclrtMalloc refuses 0)."""
         addr, ret = acl.rt.malloc(max(int(size), 1), HUGE_FIRST)
