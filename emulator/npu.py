@@ -191,7 +191,7 @@ class Tensor(_Owned):
 
     def write(self, host: np.ndarray | Any) -> None:
         """Copy ``host`` (the whole storage, any shape with as many elements) into the device buffer."""
-        data = np.ascontiguousarray(np.asarray(host).astype(self.dtype, copy=False))
+        data = np.require(np.asarray(host).astype(self.dtype, copy=False), requirements="C")
         if data.size != int(np.prod(self.storage_shape, dtype=np.int64)):
             raise ValueError(f"{data.size} elements for a storage of shape {self.storage_shape}")
         if data.nbytes:
@@ -459,7 +459,7 @@ class Session:
 
     def write(self, addr: int, host: Any) -> None:
         """Copy a host array's bytes to device address ``addr``."""
-        data = np.ascontiguousarray(host)
+        data = np.require(host, requirements="C")
         if data.nbytes:
             check(acl.rt.memcpy(addr, data.nbytes, data.ctypes.data, data.nbytes, H2D), "aclrtMemcpy")
 
@@ -524,7 +524,7 @@ class Session:
         np_type = host_dtype(acl_type)
         if np_type is not None and array.dtype != np_type:
             array = array.astype(np_type)
-        array = np.ascontiguousarray(array)
+        array = np.require(array, requirements="C")  # ascontiguousarray would make a 0-d array 1-d
         buf = self.malloc(array.nbytes)
         if array.nbytes:
             check(acl.rt.memcpy(buf.addr, array.nbytes, array.ctypes.data, array.nbytes, H2D), "aclrtMemcpy")

@@ -1,33 +1,25 @@
-"""The device flow the data-movement and AI CPU op tests share: a host array's bytes in device
-memory, an aclTensor over them with explicit strides, and the whole storage read back (gaps of a
-strided view included, so a test sees whether the op wrote where it must not)."""
+"""The device flow the op tests share, on ``emulator.npu``: the running test's ``npu.Session``
+(opened by the ``session`` fixture of tests/ops/conftest.py) and ``device_tensor``, a host array's
+bytes in device memory with an aclTensor over them with explicit strides. The tensors are
+``npu.Tensor``: ``.handle`` is the aclTensor, ``.addr`` the device address, ``.storage()`` the whole
+storage read back (gaps of a strided view included, so a test sees whether the op wrote where it
+must not)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from emulator import acl, aclnn
+from emulator import aclnn, npu
 
-H2D, D2H = 1, 2
+SESSIONS: list[npu.Session] = []  # the open session of the running test (pushed by the fixture)
 
 
-@dataclass
-class DeviceTensor:
-    """An aclTensor over device memory that holds ``storage`` (the whole storage, as a host array)."""
-
-    tensor: Any
-    ptr: int
-    storage: np.ndarray
-
-    def read(self) -> np.ndarray:
-        out = np.empty(self.storage.shape, self.storage.dtype)
-        if out.nbytes:
-            assert acl.rt.memcpy(out.ctypes.data, out.nbytes, self.ptr, out.nbytes, D2H) == 0
-        return out
+def session() -> npu.Session:
+    """The running test's session (tests/ops/conftest.py's ``session`` fixture opened it)."""
+    assert SESSIONS, "use the `session` (or `stream`) fixture"
+    return SESSIONS[-1]
 
 
 def device_tensor(
@@ -37,17 +29,6 @@ def device_tensor(
     strides: Sequence[int] | None = None,
     offset: int = 0,
     fmt: int = aclnn.ACL_FORMAT_ND,
-) -> DeviceTensor:
-    """acl.rt.malloc + memcpy + aclCreateTensor with explicit strides (default: the dense view of the storage)."""
-    storage = np.require(np.asarray(storage), requirements="C")
-    ptr, ret = acl.rt.malloc(max(storage.nbytes, 1), 0)
-    assert ret == 0
-    if storage.nbytes:
-        assert acl.rt.memcpy(ptr, storage.nbytes, storage.ctypes.data, storage.nbytes, H2D) == 0
-    view = list(storage.shape) if shape is None else list(shape)
-    if strides is None:
-        strides = [s // storage.itemsize for s in np.empty(view, storage.dtype).strides] if view else []
-    dims = list(storage.shape)
-    tensor = aclnn.aclCreateTensor(view, len(view), acl_dtype, list(strides), offset, fmt, dims, len(dims), ptr)
-    assert tensor is not None
-    return DeviceTensor(tensor, ptr, storage)
+) -> npu.Tensor:
+    """A device copy of ``storage`` and an aclTensor over it (default: the dense view of the storage)."""
+    return session().tensor(storage, acl_dtype, shape=shape, strides=strides, offset=offset, format=fmt)

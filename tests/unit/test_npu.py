@@ -269,3 +269,12 @@ def test_npu_imports_only_the_faces_and_the_metadata() -> None:
                "emulator.acl", "emulator.aclnn", "emulator.errors", "emulator.status", "emulator.meta.dtypes",
                "emulator.capi.proto", "emulator.kernels"}  # fmt: skip
     assert imported <= allowed, imported - allowed
+
+
+def test_zero_d_and_empty_tensors_keep_their_shape(s: npu.Session) -> None:
+    """A 0-d host array is a 0-d aclTensor (not 1-d), and an empty one reads back empty."""
+    scalar = s.tensor(np.float32(2.5))
+    assert scalar.shape == () and aclnn.aclGetViewShape(scalar.handle)[0] == []
+    assert scalar.numpy().shape == () and scalar.numpy() == np.float32(2.5)
+    empty = s.tensor(np.zeros((0, 3), np.float32))
+    assert empty.numpy().shape == (0, 3)
