@@ -278,3 +278,16 @@ def test_zero_d_and_empty_tensors_keep_their_shape(s: npu.Session) -> None:
     assert scalar.numpy().shape == () and scalar.numpy() == np.float32(2.5)
     empty = s.tensor(np.zeros((0, 3), np.float32))
     assert empty.numpy().shape == (0, 3)
+
+
+def test_readme_example_runs(emu: process.EmulatedProcess, capsys: pytest.CaptureFixture[str]) -> None:
+    """README.md's emulator.npu example runs as written and leaves nothing alive."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## The Pythonic layer: emulator.npu", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "161002" in out and "broadcast" in out
+    assert emu.registry.live() == []
