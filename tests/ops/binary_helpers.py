@@ -9,12 +9,11 @@ synchronize. ``random_values`` draws the precision standard's value mix for one 
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from device_helpers import session
+from device_helpers import device_tensor, initial
 
 from emulator import acl, aclnn, npu
 from emulator.meta.dtypes import DataType, numpy_dtype
@@ -41,11 +40,6 @@ def np_dtype(dtype: int) -> np.dtype:
     result = numpy_dtype(dtype)
     assert result is not None
     return result
-
-
-# The host picture of each tensor's whole storage when it was made: what a strided output's gaps
-# must still hold after the op.
-_INITIAL: weakref.WeakKeyDictionary[npu.Tensor, np.ndarray] = weakref.WeakKeyDictionary()
 
 
 def _view(storage: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> np.ndarray:
@@ -79,9 +73,7 @@ def to_device(values: np.ndarray, dtype: int, *, strided: bool = False, fill: An
     else:
         storage = values.reshape(-1).copy()
         strides, offset = _contiguous_strides(shape), 0
-    tensor = session().tensor(storage, dtype, shape=shape, strides=strides, offset=offset)
-    _INITIAL[tensor] = storage
-    return tensor
+    return device_tensor(storage, dtype, shape, strides, offset)
 
 
 def empty_out(shape: Sequence[int], dtype: int, *, strided: bool = False) -> npu.Tensor:
@@ -157,7 +149,7 @@ def check(out: npu.Tensor, golden: np.ndarray) -> None:
         np.lib.stride_tricks.as_strided(
             touched[out.offset :], shape=out.shape, strides=tuple(s * touched.itemsize for s in out.strides)
         )[...] = True
-        assert np.array_equal(storage[~touched], _INITIAL[out][~touched]), "the op wrote outside the output view"
+        assert np.array_equal(storage[~touched], initial(out)[~touched]), "the op wrote outside the output view"
 
 
 def ident(value: object) -> str:

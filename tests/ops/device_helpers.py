@@ -7,6 +7,7 @@ must not)."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,6 +15,9 @@ import numpy as np
 from emulator import aclnn, npu
 
 SESSIONS: list[npu.Session] = []  # the open session of the running test (pushed by the fixture)
+# The host picture of each tensor's whole storage when it was made: the inputs a golden is computed
+# from, and what a view's gaps must still hold after the op.
+_INITIAL: weakref.WeakKeyDictionary[npu.Tensor, np.ndarray] = weakref.WeakKeyDictionary()
 
 
 def session() -> npu.Session:
@@ -31,4 +35,22 @@ def device_tensor(
     fmt: int = aclnn.ACL_FORMAT_ND,
 ) -> npu.Tensor:
     """A device copy of ``storage`` and an aclTensor over it (default: the dense view of the storage)."""
-    return session().tensor(storage, acl_dtype, shape=shape, strides=strides, offset=offset, format=fmt)
+    tensor = session().tensor(storage, acl_dtype, shape=shape, strides=strides, offset=offset, format=fmt)
+    host = np.array(storage, order="C")  # a copy that keeps a 0-d array 0-d
+    np_dtype = npu.host_dtype(acl_dtype)
+    _INITIAL[tensor] = host.astype(np_dtype) if np_dtype is not None else host
+    return tensor
+
+
+def initial(tensor: npu.Tensor) -> np.ndarray:
+    """The whole storage ``tensor`` was made from (host side, in its dtype)."""
+    return _INITIAL[tensor]
+
+
+def view_of(tensor: npu.Tensor, storage: np.ndarray | None = None) -> np.ndarray:
+    """The tensor's view (shape, strides, offset) of ``storage`` (default: the storage it was made from)."""
+    flat = (initial(tensor) if storage is None else storage).reshape(-1)
+    if 0 in tensor.shape:
+        return np.empty(tensor.shape, flat.dtype)
+    strides = tuple(s * flat.itemsize for s in tensor.strides)
+    return np.lib.stride_tricks.as_strided(flat[tensor.offset :], tensor.shape, strides).copy()
