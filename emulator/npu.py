@@ -36,6 +36,7 @@ import numpy as np
 
 from emulator import acl, aclnn
 from emulator.errors import EmulatorError
+from emulator.kernels import REGISTRY  # metadata only: the prototype table of every op's phase 1
 from emulator.meta.dtypes import NUMPY_DTYPES, numpy_dtype, to_acl_dtype, to_op_dtype
 from emulator.status import AclError, AclnnStatus
 
@@ -65,23 +66,25 @@ def _status_enum(status: int) -> int:
 
 
 class NpuError(EmulatorError):
-    """A face call returned a non-zero status.
+    """A face call failed: it returned a non-zero status, or nullptr where it returns a pointer.
 
-    ``status`` is the call's own status (the real value, e.g. 161002), ``api`` the C function that
-    returned it and ``message`` the ``aclGetRecentErrMsg`` text recorded with it (None when the
-    real call records none). The face already recorded and logged the failure; this only carries it
-    back up as an exception so Python code need not check every return value.
+    ``status`` is the call's own status (the real value, e.g. 161002; None for a nullptr return,
+    which carries no status), ``api`` the C function that failed and ``recent_message`` the
+    ``aclGetRecentErrMsg`` text recorded with it (None when the real call records none). The face
+    already recorded and logged the failure; this only carries it back up as an exception, so
+    Python code need not check every return value.
     """
 
     msg_id = None
 
-    def __init__(self, api: str, status: int, message: str | None) -> None:
-        text = f"{api} failed with status {int(status)}"
+    def __init__(self, api: str, status: int | None, message: str | None) -> None:
+        text = f"{api} returned nullptr" if status is None else f"{api} failed with status {int(status)}"
         if message:
             text += f": {message}"
         super().__init__(text)
         self.api = api
-        self.status = _status_enum(status)  # type: ignore[misc]  # per instance: the status that came back
+        # per instance (EmulatorError's is per class): the status that came back
+        self.status = None if status is None else _status_enum(status)  # type: ignore[misc]
         self.recent_message = message
 
 
@@ -252,7 +255,7 @@ class Out:
 
 # -- what a Param asks for -------------------------------------------------------------------------
 _OUT_NAME = re.compile(r"(^out|Out)")
-# (ctype.kind, ctype.spelling without const) that Session.call converts; anything else is refused.
+# The handle types (C spelling without const) Session.call builds; converts() refuses any other.
 HANDLE_KINDS = frozenset(
     {
         "aclTensor *",
@@ -309,8 +312,6 @@ def snake(name: str) -> str:
 @functools.cache
 def _registry() -> dict[str, Proto]:
     """Each L2 API name -> the Proto of its aclnnXxxGetWorkspaceSize (read once, from the registry)."""
-    from emulator.kernels import REGISTRY
-
     return {name: entry.phase1 for name, entry in REGISTRY.entries.items()}
 
 
@@ -439,9 +440,15 @@ class Session:
         for obj in objs:
             if obj.alive:
                 obj.alive = False
-                if obj in self._owned:
-                    self._owned.remove(obj)
+                self._disown(obj)
                 obj._destroy()
+
+    def _disown(self, obj: _Owned) -> None:
+        """Take ``obj`` off the teardown list (searched from the newest end: temporaries are there)."""
+        for i in range(len(self._owned) - 1, -1, -1):
+            if self._owned[i] is obj:
+                del self._owned[i]
+                return
 
     def _own(self, obj: _Owned) -> Any:
         self._owned.append(obj)
@@ -488,7 +495,7 @@ class Session:
         if handle is None:
             if owns_memory:
                 acl.rt.free(addr)
-            raise NpuError("aclCreateTensor", AclnnStatus.ACLNN_ERR_PARAM_INVALID, acl.get_recent_err_msg())
+            raise NpuError("aclCreateTensor", None, acl.get_recent_err_msg())
         tensor = Tensor(
             self,
             handle,
@@ -541,7 +548,7 @@ class Session:
         fmt: int,
     ) -> Tensor:
         """Hand a fresh buffer to a new tensor (the tensor frees it after destroying its handle)."""
-        self._owned.remove(buf)
+        self._disown(buf)
         buf.alive = False
         return self._create_tensor(buf.addr, dtype, shape, strides, offset, storage_shape, fmt, owns_memory=True)
 
@@ -579,13 +586,13 @@ class Session:
         host = np_type.type(value) if np_type is not None and not isinstance(value, bytes) else value
         handle = aclnn.aclCreateScalar(host, acl_type)
         if handle is None:
-            raise NpuError("aclCreateScalar", AclnnStatus.ACLNN_ERR_PARAM_INVALID, acl.get_recent_err_msg())
+            raise NpuError("aclCreateScalar", None, acl.get_recent_err_msg())
         return self._own(Handle(handle, "aclDestroyScalar"))
 
     def _array(self, create: str, destroy: str, values: Sequence[Any]) -> Handle:
         handle = getattr(aclnn, create)(list(values), len(values))
         if handle is None:
-            raise NpuError(create, AclnnStatus.ACLNN_ERR_PARAM_NULLPTR, acl.get_recent_err_msg())
+            raise NpuError(create, None, acl.get_recent_err_msg())
         return self._own(Handle(handle, destroy))
 
     def int_array(self, values: Iterable[int]) -> Handle:
@@ -610,14 +617,14 @@ class Session:
                     continue
                 src = t if isinstance(t, Tensor) else self.tensor(t)
                 if src is not t:
-                    self._owned.remove(src)
+                    self._disown(src)
                     copies.append(src)
                 handle = aclnn.aclCreateTensor(
                     list(src.shape), src.ndim, src.acl_dtype, list(src.strides), src.offset, src.format,
                     list(src.storage_shape), len(src.storage_shape), src.addr,
                 )  # fmt: skip
                 if handle is None:
-                    raise NpuError("aclCreateTensor", AclnnStatus.ACLNN_ERR_PARAM_INVALID, acl.get_recent_err_msg())
+                    raise NpuError("aclCreateTensor", None, acl.get_recent_err_msg())
                 members.append(handle)
             lst = self._array("aclCreateTensorList", "aclDestroyTensorList", members)
         except BaseException:
@@ -632,12 +639,17 @@ class Session:
 
     def scalar_list(self, values: Iterable[Any], dtype: DTypeLike | None = None) -> Handle:
         """An aclScalarList of fresh scalars (the list owns and destroys them)."""
-        members = []
-        for v in values:
-            s = self.scalar(v, dtype)
-            self._owned.remove(s)  # the list destroys it
-            members.append(s.handle)
-        return self._array("aclCreateScalarList", "aclDestroyScalarList", members)
+        members: list[Handle] = []
+        try:
+            for v in values:
+                member = self.scalar(v, dtype)
+                self._disown(member)  # the list destroys it
+                members.append(member)
+            return self._array("aclCreateScalarList", "aclDestroyScalarList", [m.handle for m in members])
+        except BaseException:
+            for member in members:
+                member._destroy()
+            raise
 
     # the two-phase call
     def call(self, api: str, *args: Any, **kwargs: Any) -> Any:
@@ -657,6 +669,7 @@ class Session:
         temps: list[_Owned] = []  # destroyed after the call
         allocated: list[_Owned] = []  # outputs made here: destroyed only if the call fails
         written: list[Any] = []
+        executor: Any = None  # phase 1's, until phase 2 takes it over
         try:
             c_args = [self._convert(p, bound, params, temps, allocated, written) for p in params]
             ws, executor, ret = getattr(aclnn, proto.c_name)(*c_args)
@@ -666,9 +679,12 @@ class Session:
                 buf = self.malloc(ws)
                 temps.append(buf)
                 workspace = buf.addr
-            check(getattr(aclnn, api)(workspace, ws, executor, self.stream), api)
+            ready, executor = executor, None  # phase 2 releases a one-shot executor whatever its status
+            check(getattr(aclnn, api)(workspace, ws, ready, self.stream), api)
             self.synchronize()
         except BaseException:
+            if executor is not None:  # planned but never run (the workspace malloc failed)
+                aclnn.aclDestroyAclOpExecutor(executor)
             self.release(*reversed(temps + allocated))
             raise
         self.release(*reversed(temps))

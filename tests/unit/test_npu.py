@@ -291,3 +291,29 @@ def test_readme_example_runs(emu: process.EmulatedProcess, capsys: pytest.Captur
     out = capsys.readouterr().out
     assert "161002" in out and "broadcast" in out
     assert emu.registry.live() == []
+
+
+def test_a_failed_workspace_malloc_destroys_the_planned_executor(
+    emu: process.EmulatedProcess, s: npu.Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Phase 1 planned an executor, the workspace malloc then fails: the error carries the malloc's
+    status and the executor that never ran is destroyed (no leak)."""
+    x = s.tensor(np.ones((3, 4), np.float16))
+    y = s.tensor(np.ones((3, 4), np.float32))
+    out = s.empty((3, 4), np.float32)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, s.scalar(1.5).handle, out.handle)
+    assert ret == 0 and ws > 0  # this mixed-precision Add (Cast, then Axpy) needs a workspace
+    assert aclnn.aclDestroyAclOpExecutor(executor) == 0
+    monkeypatch.setattr(acl.rt, "malloc", lambda size, policy: (0, 207001))  # ACL_ERROR_RT_MEMORY_ALLOCATION
+    with pytest.raises(npu.NpuError) as info:
+        s.call("aclnnAdd", x, y, 1.5, out)
+    assert (info.value.api, int(info.value.status)) == ("aclrtMalloc", 207001)
+    assert emu.registry.count("executor") == 0
+    monkeypatch.undo()
+
+
+def test_a_nullptr_from_a_create_function_is_an_npu_error_without_status(s: npu.Session) -> None:
+    """aclCreateScalar returns nullptr (no status) for a dtype it does not take (ACL_STRING)."""
+    with pytest.raises(npu.NpuError, match="aclCreateScalar returned nullptr") as info:
+        s.scalar(b"\0" * 8, aclnn.ACL_STRING)
+    assert info.value.status is None
