@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 import numpy as np
 
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 H2D = acl.constants.ACL_MEMCPY_HOST_TO_DEVICE
 D2H = acl.constants.ACL_MEMCPY_DEVICE_TO_HOST
 HUGE_FIRST = acl.constants.ACL_MEM_MALLOC_HUGE_FIRST
-ND = int(aclnn.ACL_FORMAT_ND)
+ND = int(aclnn.ACL_FORMAT_ND)  # type: ignore[attr-defined]  # the face re-exports the aclFormat members
 
 DTypeLike: TypeAlias = "int | np.dtype[Any] | type | str"
 
@@ -84,7 +84,7 @@ class NpuError(EmulatorError):
         super().__init__(text)
         self.api = api
         # per instance (EmulatorError's is per class): the status that came back
-        self.status = None if status is None else _status_enum(status)  # type: ignore[misc]
+        self.status = None if status is None else _status_enum(status)  # type: ignore[misc,assignment]
         self.recent_message = message
 
 
@@ -99,7 +99,7 @@ def acl_dtype(dtype: DTypeLike) -> int:
     """The aclDataType of a numpy dtype (or an aclDataType value, returned as is)."""
     if isinstance(dtype, int | np.integer) and not isinstance(dtype, bool):
         return int(dtype)
-    np_dtype = np.dtype(dtype)
+    np_dtype = np.dtype(cast(Any, dtype))
     if np_dtype not in _ACL_OF_NUMPY:
         raise TypeError(f"numpy dtype {np_dtype} has no aclDataType")
     return _ACL_OF_NUMPY[np_dtype]
@@ -731,6 +731,8 @@ class Session:
             elif tensor is not value:
                 temps.append(tensor)
             return tensor.handle
+        if value is None:  # only a left-out output tensor gets here without a value
+            return None
         if isinstance(value, Handle):
             return value.handle
         if isinstance(value, Tensor):

@@ -317,3 +317,31 @@ def test_a_nullptr_from_a_create_function_is_an_npu_error_without_status(s: npu.
     with pytest.raises(npu.NpuError, match="aclCreateScalar returned nullptr") as info:
         s.scalar(b"\0" * 8, aclnn.ACL_STRING)
     assert info.value.status is None
+
+
+def test_teardown_runs_in_the_canonical_order(emu: process.EmulatedProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    """examples/lifecycle_add.py's order: destroy what was created, free, then the stream, the device,
+    aclnnFinalize and acl.finalize last."""
+    calls: list[str] = []
+
+    def spy(module: object, name: str) -> None:
+        real = getattr(module, name)
+
+        def wrapper(*args: object) -> object:
+            calls.append(name)
+            return real(*args)
+
+        monkeypatch.setattr(module, name, wrapper)
+
+    for name in ("destroy_stream", "reset_device", "free"):
+        spy(acl.rt, name)
+    for name in ("aclnnFinalize", "aclDestroyTensor", "aclDestroyScalar"):
+        spy(aclnn, name)
+    spy(acl, "finalize")
+    with npu.Session() as s:
+        s.tensor(np.ones(2, np.float32))
+        s.scalar(1.0)
+    assert calls == [
+        "aclDestroyScalar", "aclDestroyTensor", "free", "destroy_stream", "reset_device", "aclnnFinalize", "finalize",
+    ]  # fmt: skip
+    assert emu.registry.live() == []
