@@ -4,6 +4,6 @@ The public faces: ``acl`` (pyACL-compatible runtime) and ``process`` (the emulat
 with ``fresh()`` for tests). See DESIGN.md in the steering repo and docs/ for the layers.
 """
 
-from emulator import acl, process
+from emulator import acl, npu, process
 
-__all__ = ["acl", "process"]
+__all__ = ["acl", "npu", "process"]

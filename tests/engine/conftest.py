@@ -15,14 +15,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from emulator import acl, aclnn, process
+from emulator import acl, process
+from emulator import npu as npu_layer
 from emulator.aclnn.l2_face import phase1_of, phase2_of
 from emulator.config import Settings
 from emulator.engine.opp import soc_directory
@@ -32,53 +32,24 @@ from emulator.meta.objects import aclTensor
 from emulator.opdev import OP_INPUT, OP_OUTPUT, OpImpl, add_to_launcher_list_aicore, create_executor
 from emulator.opdev.registry import entry_of
 
-H2D = 1
-D2H = 2
-
-
-@dataclass
-class DeviceTensor:
-    """An aclTensor over device memory at ``ptr`` holding ``storage`` (the whole storage, as a host array)."""
-
-    tensor: aclTensor
-    ptr: int
-    storage: np.ndarray
-
-    def read(self) -> np.ndarray:
-        """The current storage contents, with the storage's shape and dtype."""
-        return Npu.read(self.ptr, self.storage.shape, self.storage.dtype)
-
 
 class Npu:
-    """The initialised device of a test: its stream and the usual host-side chores."""
+    """The initialised device of a test, on ``emulator.npu``: an open ``npu.Session`` (acl.init,
+    set_device(0), a stream, aclnnInit) whose ``npu.Tensor`` objects are the tests' device tensors, and the
+    engine tests' own chores. The session is not closed: the test's process is discarded with it,
+    so a test may free or destroy what it likes by hand."""
 
     def __init__(self, config: str | None = None) -> None:
-        assert acl.init() == 0
-        assert acl.rt.set_device(0) == 0
-        stream, ret = acl.rt.create_stream()
-        assert ret == 0
-        assert aclnn.aclnnInit(config) == 0
-        self.stream: int = stream
+        self.session = npu_layer.Session(config=config).open()
+        assert self.session.stream is not None
+        self.stream: int = self.session.stream
 
-    @staticmethod
-    def malloc(nbytes: int) -> int:
-        ptr, ret = acl.rt.malloc(max(nbytes, 1), 0)
-        assert ret == 0
-        return ptr
+    def malloc(self, nbytes: int) -> int:
+        return self.session.malloc(nbytes).addr
 
-    @staticmethod
-    def upload(ptr: int, host: np.ndarray) -> None:
-        host = np.ascontiguousarray(host)
-        if host.nbytes:
-            assert acl.rt.memcpy(ptr, host.nbytes, host.ctypes.data, host.nbytes, H2D) == 0
-
-    @staticmethod
-    def read(ptr: int, shape: Sequence[int] | int, dtype: Any) -> np.ndarray:
+    def read(self, ptr: int, shape: Sequence[int] | int, dtype: Any) -> np.ndarray:
         """``prod(shape)`` elements of ``dtype`` copied back from device address ``ptr``."""
-        out = np.empty(shape, dtype=dtype)
-        if out.nbytes:
-            assert acl.rt.memcpy(out.ctypes.data, out.nbytes, ptr, out.nbytes, D2H) == 0
-        return out
+        return self.session.read(ptr, shape, dtype)
 
     def tensor(
         self,
@@ -88,19 +59,9 @@ class Npu:
         shape: Sequence[int] | None = None,
         strides: Sequence[int] | None = None,
         offset: int = 0,
-    ) -> DeviceTensor:
-        """malloc + copy ``storage`` in + aclCreateTensor; the view defaults to the whole contiguous storage."""
-        storage = np.ascontiguousarray(storage)
-        ptr = self.malloc(storage.nbytes)
-        self.upload(ptr, storage)
-        view = list(storage.shape) if shape is None else list(shape)
-        if strides is None:
-            strides = [s // storage.itemsize for s in np.empty(view, dtype=storage.dtype).strides]
-        dims = list(storage.shape)
-        tensor = aclnn.aclCreateTensor(view, len(view), dtype, list(strides), offset, aclnn.ACL_FORMAT_ND, dims,
-                                       len(dims), ptr)  # fmt: skip
-        assert tensor is not None
-        return DeviceTensor(tensor, ptr, storage)
+    ) -> npu_layer.Tensor:
+        """A device copy of ``storage`` and an aclTensor over it; the view defaults to the whole contiguous storage."""
+        return self.session.tensor(storage, dtype, shape=shape, strides=strides, offset=offset)
 
     def sync(self) -> int:
         return acl.rt.synchronize_stream(self.stream)

@@ -44,7 +44,7 @@ def search_sorted(npu: Any, seq: np.ndarray, values: np.ndarray, *, right: bool 
     v = npu.tensor(values, F32)
     out = npu.tensor(np.zeros(values.shape, np_out), out_dtype)
     ws, executor, ret = aclnn.aclnnSearchSortedGetWorkspaceSize(
-        s.tensor, v.tensor, out_int32, right, order.tensor if order is not None else None, out.tensor
+        s.handle, v.handle, out_int32, right, order.handle if order is not None else None, out.handle
     )
     assert ret == 0
     return ws, executor, out
@@ -64,7 +64,7 @@ def test_search_sorted_matches_numpy(npu: Any, right: bool, sorter: bool) -> Non
     assert npu.run(aclnn.aclnnSearchSorted, ws, executor) == 0
     side = "right" if right else "left"
     expected = np.searchsorted(np.sort(seq), VALUES, side=side)
-    np.testing.assert_array_equal(out.read(), expected)
+    np.testing.assert_array_equal(out.storage(), expected)
 
 
 def test_search_sorted_rows_and_int32_output(npu: Any) -> None:
@@ -73,7 +73,7 @@ def test_search_sorted_rows_and_int32_output(npu: Any) -> None:
     values = np.array([[2.5, 0], [35, 40]], np.float32)
     ws, executor, out = search_sorted(npu, seq, values, right=True, out_int32=True)
     assert npu.run(aclnn.aclnnSearchSorted, ws, executor) == 0
-    got = out.read()
+    got = out.storage()
     assert got.dtype == np.int32
     np.testing.assert_array_equal(got, [np.searchsorted(seq[i], values[i], side="right") for i in range(2)])
 
@@ -87,7 +87,7 @@ def test_a_run_leaves_one_task_in_one_space(npu: Any) -> None:
     ws, executor, out = search_sorted(npu, SEQ, VALUES)
     assert npu.run(aclnn.aclnnSearchSorted, ws, executor) == 0
     assert (count("aicpu_task"), count("aicpu_task_space")) == (1, 1)
-    np.testing.assert_array_equal(out.read(), np.searchsorted(SEQ, VALUES))
+    np.testing.assert_array_equal(out.storage(), np.searchsorted(SEQ, VALUES))
 
 
 def test_different_attributes_make_another_task(npu: Any) -> None:
@@ -108,7 +108,7 @@ def test_finalize_clears_the_task_spaces(npu: Any) -> None:
     assert process.current().aclnn.aicpu.saved == set()
     ws, executor, out = search_sorted(npu, SEQ, VALUES)
     assert npu.run(aclnn.aclnnSearchSorted, ws, executor) == 0
-    np.testing.assert_array_equal(out.read(), np.searchsorted(SEQ, VALUES))
+    np.testing.assert_array_equal(out.storage(), np.searchsorted(SEQ, VALUES))
     assert (count("aicpu_task"), count("aicpu_task_space")) == (1, 1)
 
 
@@ -128,7 +128,7 @@ def test_a_repeatable_executor_holds_its_task_until_destroyed(npu: Any) -> None:
     assert aclnn.aclSetAclOpExecutorRepeatable(repeatable) == 0
     for _ in range(2):
         assert npu.run(aclnn.aclnnSearchSorted, ws, repeatable) == 0
-    np.testing.assert_array_equal(out.read(), np.searchsorted(SEQ, VALUES))
+    np.testing.assert_array_equal(out.storage(), np.searchsorted(SEQ, VALUES))
     _, pending, _ = search_sorted(npu, SEQ, VALUES)  # the first task is in use: a second one
     assert count("aicpu_task") == 2
     assert aclnn.aclDestroyAclOpExecutor(repeatable) == 0
@@ -146,7 +146,7 @@ def test_aicpu_cache_limit_makes_one_shot_unrepeatable_tasks(npu_with: Any) -> N
     ws, second, out = search_sorted(npu, SEQ, VALUES, right=True)
     assert aclnn.aclSetAclOpExecutorRepeatable(second) == INNER
     assert npu.run(aclnn.aclnnSearchSorted, ws, second) == 0
-    np.testing.assert_array_equal(out.read(), np.searchsorted(SEQ, VALUES, side="right"))
+    np.testing.assert_array_equal(out.storage(), np.searchsorted(SEQ, VALUES, side="right"))
     assert len(process.current().aclnn.aicpu.space("SearchSorted")) == 1  # the one-shot task is not cached
     ws, third, _ = search_sorted(npu, SEQ, VALUES)  # the cached task is free again: reused, repeatable
     assert aclnn.aclSetAclOpExecutorRepeatable(third) == 0
@@ -178,8 +178,8 @@ def add_call(npu: Any, seed: int, shape: tuple[int, ...] = (3, 8), dtypes: tuple
     x = npu.tensor(x_host, dtypes[0])
     y = x if same_self_other else npu.tensor(y_host, dtypes[1])
     out = npu.tensor(np.zeros(shape, np.float32), F32)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, aclnn.aclCreateScalar(alpha, F32),
-                                                        out.tensor)  # fmt: skip
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, aclnn.aclCreateScalar(alpha, F32),
+                                                        out.handle)  # fmt: skip
     assert ret == 0
     return ws, executor, out, x_host.astype(np.float64) + alpha * y_host.astype(np.float64)
 
@@ -190,17 +190,17 @@ def test_identical_call_is_a_cache_hit(npu: Any, dtypes: tuple[int, int], alpha:
     ws, executor, out, golden = add_call(npu, 1, dtypes=dtypes, alpha=alpha)
     assert isinstance(executor, aclOpExecutor)
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    np.testing.assert_allclose(out.read(), golden, rtol=1e-6)
+    np.testing.assert_allclose(out.storage(), golden, rtol=1e-6)
     assert hits() == 0
     for seed in (2, 3):
         ws2, replay, out2, golden2 = add_call(npu, seed, dtypes=dtypes, alpha=alpha)
         assert not isinstance(replay, aclOpExecutor)
         assert ws2 == ws
         assert npu.run(aclnn.aclnnAdd, ws2, replay) == 0
-        np.testing.assert_allclose(out2.read(), golden2, rtol=1e-6)
+        np.testing.assert_allclose(out2.storage(), golden2, rtol=1e-6)
     assert hits() == 2
     assert count("executor") == 0  # the replay objects are deleted by phase 2
-    np.testing.assert_allclose(out.read(), golden, rtol=1e-6)  # the first call's output is untouched
+    np.testing.assert_allclose(out.storage(), golden, rtol=1e-6)  # the first call's output is untouched
 
 
 @pytest.mark.parametrize(
@@ -220,7 +220,7 @@ def test_any_difference_misses(npu: Any, change: dict[str, Any]) -> None:
     assert isinstance(executor, aclOpExecutor)
     assert hits() == 0
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    np.testing.assert_allclose(out.read(), golden, rtol=1e-3)
+    np.testing.assert_allclose(out.storage(), golden, rtol=1e-3)
 
 
 def test_entry_is_usable_only_after_a_run(npu: Any) -> None:
@@ -241,8 +241,8 @@ def test_a_failed_run_is_not_cached(npu: Any) -> None:
     y = npu.tensor(np.ones((3, 8), np.float32), F32)
     out = npu.tensor(np.zeros((3, 8), np.float32), F32)
     alpha = aclnn.aclCreateScalar(1.0, F32)
-    _, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
-    assert acl.rt.free(x.ptr) == 0
+    _, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
+    assert acl.rt.free(x.addr) == 0
     assert aclnn.aclnnAdd(0, 0, executor, npu.stream) == RUNTIME
     _, executor, _, _ = add_call(npu, 1)
     assert isinstance(executor, aclOpExecutor)
@@ -273,7 +273,7 @@ def test_caches_are_per_thread(npu: Any) -> None:
             ws, obj, out, golden = add_call(npu, seed)
             seen.append((isinstance(obj, aclOpExecutor), hits(), aclnn.aclnnAdd(0, ws, obj, npu.stream)))
             npu.sync()
-            results.append((out.read(), golden))
+            results.append((out.storage(), golden))
 
     thread = threading.Thread(target=worker)
     thread.start()
@@ -297,7 +297,7 @@ def test_cache_limit_evicts_least_recently_used(npu_with: Any) -> None:
     ws, replay, out, golden = add_call(npu, 9, shape=(2, 3))
     assert not isinstance(replay, aclOpExecutor)
     assert npu.run(aclnn.aclnnAdd, ws, replay) == 0
-    np.testing.assert_allclose(out.read(), golden, rtol=1e-6)
+    np.testing.assert_allclose(out.storage(), golden, rtol=1e-6)
     assert hits() == 1
     for cols in (1, 2):
         ws, executor, _, _ = add_call(npu, 9, shape=(2, cols))

@@ -36,12 +36,17 @@ def executors() -> int:
     return process.current().registry.count("executor")
 
 
-def add_case(npu: Any, shape: tuple[int, ...] = (3, 4), dtypes: tuple[int, int] = (F32, F32), alpha: float = 1.0):
-    """self, other, out device tensors (out float32 unless both are float16), alpha, and the float64 golden."""
+def add_hosts(shape: tuple[int, ...] = (3, 4), dtypes: tuple[int, int] = (F32, F32)) -> tuple[np.ndarray, np.ndarray]:
+    """The host values of add_case's self and other (the same seed, so a test can recompute them)."""
     rng = np.random.default_rng(7)
     np_of = {F32: np.float32, F16: np.float16}
-    x_host = rng.uniform(-2, 2, shape).astype(np_of[dtypes[0]])
-    y_host = rng.uniform(-2, 2, shape).astype(np_of[dtypes[1]])
+    return rng.uniform(-2, 2, shape).astype(np_of[dtypes[0]]), rng.uniform(-2, 2, shape).astype(np_of[dtypes[1]])
+
+
+def add_case(npu: Any, shape: tuple[int, ...] = (3, 4), dtypes: tuple[int, int] = (F32, F32), alpha: float = 1.0):
+    """self, other, out device tensors (out float32 unless both are float16), alpha, and the float64 golden."""
+    np_of = {F32: np.float32, F16: np.float16}
+    x_host, y_host = add_hosts(shape, dtypes)
     out_dtype = F16 if dtypes == (F16, F16) else F32
     x = npu.tensor(x_host, dtypes[0])
     y = npu.tensor(y_host, dtypes[1])
@@ -53,21 +58,21 @@ def add_case(npu: Any, shape: tuple[int, ...] = (3, 4), dtypes: tuple[int, int] 
 def test_phase2_frees_a_non_repeatable_executor(npu: Any) -> None:
     """Phase 1 creates one executor; phase 2 runs it and deletes it (registry count back to 0)."""
     x, y, out, alpha, golden = add_case(npu)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert (ws, ret) == (0, 0)
     assert isinstance(executor, aclOpExecutor)
     assert executors() == 1
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
     assert executors() == 0
     assert not executor.alive
-    np.testing.assert_allclose(out.read(), golden, rtol=1e-6)
+    np.testing.assert_allclose(out.storage(), golden, rtol=1e-6)
 
 
 def test_second_phase2_is_a_reported_use_after_free(npu: Any, emu: Any) -> None:
     """A second phase 2 on a deleted executor returns 561000 and names where it was created and deleted."""
     x, y, out, alpha, _ = add_case(npu)
     created = here(1)
-    _, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    _, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     deleted = here(1)
     assert aclnn.aclnnAdd(0, 0, executor, npu.stream) == 0
     assert npu.sync() == 0
@@ -84,16 +89,17 @@ def test_second_phase2_is_a_reported_use_after_free(npu: Any, emu: Any) -> None:
 def test_repeatable_executor_replays_and_stays_alive(npu: Any) -> None:
     """A repeatable in-place executor runs twice (the data changes twice) and lives until it is destroyed."""
     x, y, _, alpha, _ = add_case(npu, alpha=2.0)
-    ws, executor, ret = aclnn.aclnnInplaceAddGetWorkspaceSize(x.tensor, y.tensor, alpha)
+    ws, executor, ret = aclnn.aclnnInplaceAddGetWorkspaceSize(x.handle, y.handle, alpha)
     assert ret == 0
     assert aclnn.aclSetAclOpExecutorRepeatable(executor) == 0
     for _ in range(2):
         assert npu.run(aclnn.aclnnInplaceAdd, ws, executor) == 0
         assert executors() == 1
         assert executor.alive
-    expected = x.storage + 2 * y.storage  # float32 Axpy, twice
-    expected = expected + 2 * y.storage
-    np.testing.assert_allclose(x.read(), expected, rtol=1e-6)
+    x_host, y_host = add_hosts()
+    expected = x_host + 2 * y_host  # float32 Axpy, twice
+    expected = expected + 2 * y_host
+    np.testing.assert_allclose(x.storage(), expected, rtol=1e-6)
     assert aclnn.aclDestroyAclOpExecutor(executor) == 0
     assert executors() == 0
     assert not executor.alive
@@ -102,22 +108,22 @@ def test_repeatable_executor_replays_and_stays_alive(npu: Any) -> None:
 def test_repeatable_executor_with_workspace_replays(npu: Any) -> None:
     """A repeatable mixed-precision Add (Cast into the workspace, then Axpy) gives the same result each run."""
     x, y, out, alpha, golden = add_case(npu, dtypes=(F16, F32), alpha=1.5)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert ret == 0 and ws > 0
     assert aclnn.aclSetAclOpExecutorRepeatable(executor) == 0
     for _ in range(3):
-        npu.upload(out.ptr, np.zeros(out.storage.shape, np.float32))
+        out.write(np.zeros(out.storage_shape, np.float32))
         assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-        np.testing.assert_allclose(out.read(), golden, rtol=1e-6)
+        np.testing.assert_allclose(out.storage(), golden, rtol=1e-6)
     assert aclnn.aclDestroyAclOpExecutor(executor) == 0
 
 
 def test_set_repeatable_on_a_cache_replay_object_is_refused(npu: Any) -> None:
     """An op-cache hit hands out a replay object; making it repeatable returns 561000."""
     x, y, out, alpha, _ = add_case(npu)
-    ws, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    ws, replay, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, replay, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert ret == 0
     assert not isinstance(replay, aclOpExecutor)
     assert aclnn.aclSetAclOpExecutorRepeatable(replay) == INNER
@@ -130,53 +136,53 @@ def test_set_repeatable_with_a_one_shot_aicpu_task_is_refused(npu_with: Any) -> 
     seq = npu.tensor(np.array([1, 3, 5, 7], np.float32), F32)
     values = npu.tensor(np.array([2, 6], np.float32), F32)
     outs = [npu.tensor(np.zeros(2, np.int64), aclnn.ACL_INT64) for _ in range(2)]
-    _, first, ret = aclnn.aclnnSearchSortedGetWorkspaceSize(seq.tensor, values.tensor, False, False, None,
-                                                            outs[0].tensor)  # fmt: skip
+    _, first, ret = aclnn.aclnnSearchSortedGetWorkspaceSize(seq.handle, values.handle, False, False, None,
+                                                            outs[0].handle)  # fmt: skip
     assert ret == 0
-    _, second, ret = aclnn.aclnnSearchSortedGetWorkspaceSize(seq.tensor, values.tensor, False, True, None,
-                                                             outs[1].tensor)  # fmt: skip
+    _, second, ret = aclnn.aclnnSearchSortedGetWorkspaceSize(seq.handle, values.handle, False, True, None,
+                                                             outs[1].handle)  # fmt: skip
     assert ret == 0
     assert aclnn.aclSetAclOpExecutorRepeatable(first) == 0
     assert aclnn.aclSetAclOpExecutorRepeatable(second) == INNER
     assert npu.run(aclnn.aclnnSearchSorted, 0, second) == 0
-    np.testing.assert_array_equal(outs[1].read(), [1, 3])
+    np.testing.assert_array_equal(outs[1].storage(), [1, 3])
     assert aclnn.aclDestroyAclOpExecutor(first) == 0
 
 
 def test_address_setters_rebind_a_repeatable_executor(npu: Any) -> None:
     """After aclSetInputTensorAddr / aclSetOutputTensorAddr the next run reads and writes the new buffers."""
     x, y, out, alpha, golden = add_case(npu)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert ret == 0
     assert aclnn.aclSetAclOpExecutorRepeatable(executor) == 0
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    np.testing.assert_allclose(out.read(), golden, rtol=1e-6)
-    sentinel = np.full(out.storage.shape, -99.0, np.float32)
-    npu.upload(out.ptr, sentinel)
+    np.testing.assert_allclose(out.storage(), golden, rtol=1e-6)
+    sentinel = np.full(out.storage_shape, -99.0, np.float32)
+    out.write(sentinel)
     x2_host = np.arange(12, dtype=np.float32).reshape(3, 4) * 10
     x2 = npu.tensor(x2_host, F32)
     out2 = npu.tensor(np.zeros((3, 4), np.float32), F32)
-    assert aclnn.aclSetInputTensorAddr(executor, 0, x.tensor, x2.ptr) == 0
-    assert aclnn.aclSetOutputTensorAddr(executor, 0, out.tensor, out2.ptr) == 0
+    assert aclnn.aclSetInputTensorAddr(executor, 0, x.handle, x2.addr) == 0
+    assert aclnn.aclSetOutputTensorAddr(executor, 0, out.handle, out2.addr) == 0
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    np.testing.assert_allclose(out2.read(), x2_host + y.storage, rtol=1e-6)
-    np.testing.assert_array_equal(out.read(), sentinel)  # the old output buffer is no longer written
+    np.testing.assert_allclose(out2.storage(), x2_host + add_hosts()[1], rtol=1e-6)
+    np.testing.assert_array_equal(out.storage(), sentinel)  # the old output buffer is no longer written
     assert aclnn.aclDestroyAclOpExecutor(executor) == 0
 
 
 def test_address_setters_rebind_through_a_cast(npu: Any) -> None:
     """A rebound float16 input is read by the Cast kernel at its new address on the next run."""
     x, y, out, alpha, golden = add_case(npu, dtypes=(F16, F32), alpha=2.0)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert ret == 0 and ws > 0
     assert aclnn.aclSetAclOpExecutorRepeatable(executor) == 0
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    np.testing.assert_allclose(out.read(), golden, rtol=1e-6)
+    np.testing.assert_allclose(out.storage(), golden, rtol=1e-6)
     x2_host = np.full((3, 4), 8.0, np.float16)
     x2 = npu.tensor(x2_host, F16)
-    assert aclnn.aclSetInputTensorAddr(executor, 0, x.tensor, x2.ptr) == 0
+    assert aclnn.aclSetInputTensorAddr(executor, 0, x.handle, x2.addr) == 0
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    np.testing.assert_allclose(out.read(), 8.0 + 2.0 * y.storage.astype(np.float64), rtol=1e-6)
+    np.testing.assert_allclose(out.storage(), 8.0 + 2.0 * add_hosts(dtypes=(F16, F32))[1].astype(np.float64), rtol=1e-6)
     assert aclnn.aclDestroyAclOpExecutor(executor) == 0
 
 
@@ -184,7 +190,7 @@ def test_address_setters_rebind_through_a_cast(npu: Any) -> None:
 def test_null_workspace_with_a_size_is_161001_and_frees(npu: Any, repeatable: bool) -> None:
     """workspaceSize > 0 with a null workspace is 161001 and deletes the executor, even a repeatable one."""
     x, y, out, alpha, _ = add_case(npu, dtypes=(F16, F32), alpha=2.0)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert ret == 0 and ws > 0
     if repeatable:
         assert aclnn.aclSetAclOpExecutorRepeatable(executor) == 0
@@ -196,11 +202,11 @@ def test_null_workspace_with_a_size_is_161001_and_frees(npu: Any, repeatable: bo
 def test_null_workspace_is_fine_when_size_is_zero(npu: Any) -> None:
     """A zero workspace size may come with a null workspace."""
     x, y, out, alpha, golden = add_case(npu)
-    ws, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert ws == 0
     assert aclnn.aclnnAdd(None, 0, executor, npu.stream) == 0
     assert npu.sync() == 0
-    np.testing.assert_allclose(out.read(), golden, rtol=1e-6)
+    np.testing.assert_allclose(out.storage(), golden, rtol=1e-6)
 
 
 def test_null_executor_is_161001(npu: Any) -> None:
@@ -211,7 +217,7 @@ def test_null_executor_is_161001(npu: Any) -> None:
 def test_short_workspace_is_reported(npu: Any, emu: Any) -> None:
     """A workspace smaller than phase 1 asked for is not detected by the status but reported as a Diagnostic."""
     x, y, out, alpha, _ = add_case(npu, shape=(3, 1000), dtypes=(F16, F32), alpha=1.5)
-    ws, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert ws == 12288
     workspace = npu.malloc(ws)
     assert aclnn.aclnnAdd(workspace, 512, executor, npu.stream) == 0
@@ -224,7 +230,7 @@ def test_short_workspace_is_reported(npu: Any, emu: Any) -> None:
 def test_phase2_on_another_thread(npu: Any) -> None:
     """Phase 1 on the main thread, phase 2 on another: the result is right and the executor is freed."""
     x, y, out, alpha, golden = add_case(npu, dtypes=(F16, F32), alpha=0.5)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert ret == 0
     workspace = npu.malloc(ws)
     result: list[int] = []
@@ -238,15 +244,15 @@ def test_phase2_on_another_thread(npu: Any) -> None:
     worker.join()
     assert result == [0, 0]  # set_device, phase 2
     assert npu.sync() == 0
-    np.testing.assert_allclose(out.read(), golden, rtol=1e-3)
+    np.testing.assert_allclose(out.storage(), golden, rtol=1e-3)
     assert executors() == 0
 
 
 def test_freed_tensor_memory_is_a_runtime_error(npu: Any) -> None:
     """A tensor whose device memory was freed before phase 2 makes the launch fail: 361001, executor freed."""
     x, y, out, alpha, _ = add_case(npu)
-    ws, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
-    assert acl.rt.free(x.ptr) == 0
+    ws, executor, _ = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
+    assert acl.rt.free(x.addr) == 0
     assert aclnn.aclnnAdd(0, ws, executor, npu.stream) == RUNTIME
     assert executors() == 0
 
@@ -265,9 +271,9 @@ def test_freed_tensor_memory_is_a_runtime_error(npu: Any) -> None:
 )
 def test_workspace_sizes(npu: Any, shape: tuple[int, ...], dtypes: tuple[int, int], alpha: float, expected: int):
     """Workspace sizes follow the planner: 512-byte-aligned intermediates, none for an aliased result."""
-    tensors = [npu.tensor(np.zeros(shape, np.float32), d).tensor for d in dtypes]
+    tensors = [npu.tensor(np.zeros(shape, np.float32), d).handle for d in dtypes]
     out_dtype = dtypes[0] if dtypes[0] == dtypes[1] else F32
-    out = npu.tensor(np.zeros(shape, np.float32), out_dtype).tensor
+    out = npu.tensor(np.zeros(shape, np.float32), out_dtype).handle
     scalar = aclnn.aclCreateScalar(alpha, F32 if isinstance(alpha, float) else aclnn.ACL_INT64)
     ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(*tensors, scalar, out)
     assert (ws, ret) == (expected, 0)
@@ -281,11 +287,11 @@ def test_strided_input_needs_workspace_for_its_gather(npu: Any) -> None:
     y = npu.tensor(np.ones((5, 4), np.float32), F32)
     out = npu.tensor(np.zeros((5, 4), np.float32), F32)
     alpha = aclnn.aclCreateScalar(1.0, F32)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert (ws, ret) == (512, 0)
     assert [launcher.name for launcher in executor.launchers] == ["AsStrided", "Add"]
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    np.testing.assert_array_equal(out.read(), base.T + 1)
+    np.testing.assert_array_equal(out.storage(), base.T + 1)
 
 
 def test_empty_tensor_shortcut_launches_nothing(npu: Any) -> None:
@@ -294,10 +300,10 @@ def test_empty_tensor_shortcut_launches_nothing(npu: Any) -> None:
     y = npu.tensor(np.zeros((0, 4), np.float32), F32)
     sentinel = np.full(16, 7.0, np.float32)
     backing = npu.tensor(sentinel, F32)  # the empty out's address points into a real buffer
-    out = aclnn.aclCreateTensor([0, 4], 2, F32, [4, 1], 0, aclnn.ACL_FORMAT_ND, [0, 4], 2, backing.ptr)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, aclnn.aclCreateScalar(1.0, F32), out)
+    out = aclnn.aclCreateTensor([0, 4], 2, F32, [4, 1], 0, aclnn.ACL_FORMAT_ND, [0, 4], 2, backing.addr)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, aclnn.aclCreateScalar(1.0, F32), out)
     assert (ws, ret) == (0, 0)
     assert executor.launchers == []
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    np.testing.assert_array_equal(backing.read(), sentinel)
+    np.testing.assert_array_equal(backing.storage(), sentinel)
     assert executors() == 0

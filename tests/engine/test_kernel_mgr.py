@@ -92,7 +92,7 @@ def call(npu: Any, phase1: Callable, phase2: Callable, n: int, dtype: int = F32,
     """Run the single-kernel L2 on a fresh [n] input; returns (phase-1 status, phase-2 status, out tensor)."""
     x = npu.tensor(np.arange(n, dtype=np_dtype), dtype)
     out = npu.tensor(np.zeros(n, np_dtype), dtype)
-    ws, executor, ret = phase1(x.tensor, out.tensor)
+    ws, executor, ret = phase1(x.handle, out.handle)
     if ret != 0:
         return ret, None, out
     return ret, npu.run(phase2, ws, executor), out
@@ -105,7 +105,7 @@ def test_add_selects_the_bin_of_its_dtype(npu: Any, dtype: int, np_dtype: Any, n
     x = npu.tensor(np.arange(6, dtype=np_dtype), dtype)
     y = npu.tensor(np.full(6, 0.5, np_dtype), dtype)
     out = npu.tensor(np.zeros(6, np_dtype), dtype)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, aclnn.aclCreateScalar(1.0, F32), out.tensor)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, aclnn.aclCreateScalar(1.0, F32), out.handle)
     assert ret == 0
     (launcher,) = executor.launchers
     entry = launcher.bin.entry
@@ -113,7 +113,7 @@ def test_add_selects_the_bin_of_its_dtype(npu: Any, dtype: int, np_dtype: Any, n
     assert [t.dtype for t in entry.outputs] == [name]
     assert launcher.bin.json_file_path.startswith("ascend910b/add/")
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
-    np.testing.assert_array_equal(out.read(), np.arange(6, dtype=np_dtype) + np_dtype(0.5))
+    np.testing.assert_array_equal(out.storage(), np.arange(6, dtype=np_dtype) + np_dtype(0.5))
 
 
 def test_a_dtype_without_a_bin_is_561000_then_561103(npu_with: Any) -> None:
@@ -130,7 +130,7 @@ def test_a_dtype_without_a_bin_is_561000_then_561103(npu_with: Any) -> None:
     ret, status, out = call(npu, phase1, phase2, 8)
     assert (ret, status) == (0, 0)
     assert statuses == [INNER, 0]
-    np.testing.assert_array_equal(out.read(), np.arange(8, dtype=np.float32) + 1)
+    np.testing.assert_array_equal(out.storage(), np.arange(8, dtype=np.float32) + 1)
 
 
 def test_an_op_without_any_package_entry_is_561000_then_561103(npu: Any) -> None:
@@ -195,12 +195,12 @@ def test_tiling_runs_in_phase1_when_the_bin_has_a_workspace(npu_with: Any) -> No
     phase1, phase2 = npu.single_kernel_l2("aclnnEmuTestParse", impl)
     x = npu.tensor(np.arange(8, dtype=np.float32), F32)
     out = npu.tensor(np.zeros(8, np.float32), F32)
-    ws, executor, ret = phase1(x.tensor, out.tensor)
+    ws, executor, ret = phase1(x.handle, out.handle)
     assert (ws, ret) == (512, 0)  # align(100) = 512
     assert len(recorder.tilings) == 1
     assert npu.run(phase2, ws, executor) == 0
     assert len(recorder.tilings) == 1  # phase 2 reused the phase-1 result
-    np.testing.assert_array_equal(out.read(), np.arange(8, dtype=np.float32) + 1)
+    np.testing.assert_array_equal(out.storage(), np.arange(8, dtype=np.float32) + 1)
 
 
 def test_failed_tiling_parse_is_361001_once(npu_with: Any) -> None:
@@ -214,7 +214,7 @@ def test_failed_tiling_parse_is_361001_once(npu_with: Any) -> None:
     assert (ret, status) == (0, 0)
     assert len(recorder.parses) == 1
     assert recorder.tilings == [None]
-    np.testing.assert_array_equal(out.read(), np.arange(16, dtype=np.float32) + 1)
+    np.testing.assert_array_equal(out.storage(), np.arange(16, dtype=np.float32) + 1)
 
 
 def test_failed_tiling_parse_in_phase1_is_561103(npu_with: Any) -> None:
@@ -248,7 +248,7 @@ def test_finalize_releases_tiling_parse_for_good(npu_with: Any) -> None:
     assert recorder.tilings == ["parsed", None]
     assert len(diagnostics) == 1
     assert "released by aclnnFinalize" in diagnostics[0].message
-    np.testing.assert_array_equal(out.read(), np.arange(16, dtype=np.float32) + 1)
+    np.testing.assert_array_equal(out.storage(), np.arange(16, dtype=np.float32) + 1)
 
 
 # -- match keys (KeySchema) -----------------------------------------------------------------------

@@ -59,9 +59,9 @@ def run_failing(npu: Any, api: str, label: str | None = None) -> tuple[tuple[int
     out = npu.tensor(np.zeros((2, 3), dtype=np.float16), aclnn.ACL_FLOAT16)
     phase1 = failing_l2(api, label)
     with capture_logs() as logs:
-        result = phase1(x.tensor, out.tensor)
-    assert aclnn.aclDestroyTensor(x.tensor) == 0 and aclnn.aclDestroyTensor(out.tensor) == 0
-    assert acl.rt.free(x.ptr) == 0 and acl.rt.free(out.ptr) == 0
+        result = phase1(x.handle, out.handle)
+    assert aclnn.aclDestroyTensor(x.handle) == 0 and aclnn.aclDestroyTensor(out.handle) == 0
+    assert acl.rt.free(x.addr) == 0 and acl.rt.free(out.addr) == 0
     return result, logs
 
 

@@ -102,8 +102,8 @@ def launch(
         out = aclnn.aclCreateTensor([N], 1, aclnn.ACL_FLOAT, [1], 0, aclnn.ACL_FORMAT_ND, [N], 1, out_ptr)
     else:
         dev = npu.tensor(np.zeros(N, np.float32), aclnn.ACL_FLOAT)
-        out, out_ptr = dev.tensor, dev.ptr
-    ws, executor, ret = phase1(x.tensor, out)
+        out, out_ptr = dev.handle, dev.addr
+    ws, executor, ret = phase1(x.handle, out)
     assert (ws, ret) == (0, 0)
     status = phase2(0, 0, executor, npu.stream)
     sync = npu.sync()
@@ -271,11 +271,11 @@ def test_shape_only_mode_launches_nothing(npu_with: Callable[..., Any]) -> None:
     y = npu.tensor(np.ones((3, 4), np.float32), aclnn.ACL_FLOAT)
     out = npu.tensor(np.full((3, 4), -5.0, np.float32), aclnn.ACL_FLOAT)
     alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)
-    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.tensor, y.tensor, alpha, out.tensor)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x.handle, y.handle, alpha, out.handle)
     assert (ws, ret) == (0, 0)
     launchers = len(executor.launchers)
     assert launchers == 1
     assert aclnn.aclnnAdd(0, 0, executor, npu.stream) == 0
     assert npu.sync() == 0
     assert process.current().aclnn.skipped_launches == launchers
-    np.testing.assert_array_equal(out.read(), np.full((3, 4), -5.0, np.float32))
+    np.testing.assert_array_equal(out.storage(), np.full((3, 4), -5.0, np.float32))

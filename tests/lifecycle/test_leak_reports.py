@@ -16,12 +16,12 @@ from structlog.testing import capture_logs
 from emulator import acl, aclnn, process
 from emulator.config import Settings
 from emulator.leaks import LEAK_EXIT_CODE, LeakReport, Suppressions, exit_check, leak_report, snapshot, warn_at
+from emulator.npu import Session
 from emulator.tracking import CACHE_KINDS, Resource, ResourceKind
 
 THIS_FILE = __file__
 THIS_NAME = Path(THIS_FILE).name
 REPO = Path(__file__).resolve().parents[2]
-H2D = 1
 
 
 def _next_line() -> int:
@@ -47,41 +47,15 @@ def _tensor(ptr: int = 0) -> object:
     return aclnn.aclCreateTensor([4], 1, aclnn.ACL_FLOAT, None, 0, aclnn.ACL_FORMAT_ND, [4], 1, ptr)
 
 
-class Npu:
-    """acl.init, device 0, a stream and aclnnInit, with helpers for tensors over device memory."""
-
-    def __init__(self) -> None:
-        assert acl.init() == 0
-        assert acl.rt.set_device(0) == 0
-        self.stream, ret = acl.rt.create_stream()
-        assert ret == 0
-        assert aclnn.aclnnInit(None) == 0
-        self.tensors: list[object] = []
-        self.pointers: list[int] = []
-
-    def tensor(self, host: np.ndarray, dtype: int) -> object:
-        ptr, ret = acl.rt.malloc(host.nbytes, 0)
-        assert ret == 0
-        assert acl.rt.memcpy(ptr, host.nbytes, host.ctypes.data, host.nbytes, H2D) == 0
-        shape = list(host.shape)
-        tensor = aclnn.aclCreateTensor(shape, len(shape), dtype, None, 0, aclnn.ACL_FORMAT_ND, shape, len(shape), ptr)
-        assert tensor is not None
-        self.tensors.append(tensor)
-        self.pointers.append(ptr)
-        return tensor
-
-    def teardown(self) -> None:
-        for tensor in self.tensors:
-            assert aclnn.aclDestroyTensor(tensor) == 0
-        for ptr in self.pointers:
-            assert acl.rt.free(ptr) == 0
-        assert acl.rt.destroy_stream(self.stream) == 0
-        assert acl.rt.reset_device(0) == 0
-
-
 @pytest.fixture
-def npu(emu: process.EmulatedProcess) -> Npu:
-    return Npu()
+def npu(emu: process.EmulatedProcess) -> Session:
+    """acl.init and aclnnInit by the test itself — the owner, which alone calls aclnnFinalize — and an
+    emulator.npu session borrowing them for device 0, a stream and the tensors. ``npu.close()`` is
+    the teardown: it destroys the tensors, frees their memory, destroys the stream and resets the
+    device, and leaves aclnn (its AI CPU task spaces and tiling caches) to the owner."""
+    assert acl.init() == 0
+    assert aclnn.aclnnInit(None) == 0
+    return Session().open()
 
 
 # -- every kind names the line that created it ---------------------------------------------------
@@ -238,10 +212,10 @@ def test_a_new_leak_is_not_hidden_by_a_dropped_baseline_leak(emu: process.Emulat
 
 
 # -- the op engine ----------------------------------------------------------------------------
-def test_executor_of_phase1_without_phase2_leaks(npu: Npu) -> None:
+def test_executor_of_phase1_without_phase2_leaks(npu: Session) -> None:
     """Phase 1 without phase 2 leaks the executor, tagged with its API and attributed to the phase-1 line."""
-    x = npu.tensor(np.ones(4, np.float32), aclnn.ACL_FLOAT)
-    out = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT)
+    x = npu.tensor(np.ones(4, np.float32), aclnn.ACL_FLOAT).handle
+    out = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT).handle
     alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)
     baseline = snapshot()
     line = _next_line()
@@ -256,10 +230,10 @@ def test_executor_of_phase1_without_phase2_leaks(npu: Npu) -> None:
     assert aclnn.aclDestroyScalar(alpha) == 0
 
 
-def test_repeatable_executor_never_destroyed_leaks(npu: Npu) -> None:
+def test_repeatable_executor_never_destroyed_leaks(npu: Session) -> None:
     """A repeatable executor survives phase 2 and leaks from its phase-1 line until aclDestroyAclOpExecutor."""
-    x = npu.tensor(np.ones(4, np.float32), aclnn.ACL_FLOAT)
-    out = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT)
+    x = npu.tensor(np.ones(4, np.float32), aclnn.ACL_FLOAT).handle
+    out = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT).handle
     alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)
     baseline = snapshot()
     line = _next_line()
@@ -278,19 +252,19 @@ def test_repeatable_executor_never_destroyed_leaks(npu: Npu) -> None:
     assert aclnn.aclDestroyScalar(alpha) == 0
 
 
-def test_aicpu_task_and_space_leak_without_aclnn_finalize(npu: Npu) -> None:
+def test_aicpu_task_and_space_leak_without_aclnn_finalize(npu: Session) -> None:
     """SearchSorted's AI CPU task and task space are caches while the program runs (aclnnFinalize frees
     them, as the pytest plugin has always counted them); at program end they leak from the phase-1 line."""
-    seq = npu.tensor(np.array([1.0, 2.0, 3.0], np.float32), aclnn.ACL_FLOAT)
-    values = npu.tensor(np.array([2.5], np.float32), aclnn.ACL_FLOAT)
-    index = npu.tensor(np.zeros(1, np.int64), aclnn.ACL_INT64)
+    seq = npu.tensor(np.array([1.0, 2.0, 3.0], np.float32), aclnn.ACL_FLOAT).handle
+    values = npu.tensor(np.array([2.5], np.float32), aclnn.ACL_FLOAT).handle
+    index = npu.tensor(np.zeros(1, np.int64), aclnn.ACL_INT64).handle
     baseline = snapshot()
     line = _next_line()
     workspace_size, executor, ret = aclnn.aclnnSearchSortedGetWorkspaceSize(seq, values, False, False, None, index)
     assert ret == 0
     assert aclnn.aclnnSearchSorted(0, workspace_size, executor, npu.stream) == 0
     assert acl.rt.synchronize_stream(npu.stream) == 0
-    npu.teardown()
+    npu.close()
     running = leak_report(since=baseline)
     assert not running
     assert sorted(r.kind for r in running.caches) == ["aicpu_task", "aicpu_task_space"]
@@ -311,12 +285,12 @@ def test_aicpu_task_and_space_leak_without_aclnn_finalize(npu: Npu) -> None:
     assert not leak_report(since=baseline, at_exit=True)
 
 
-def test_cache_kinds_are_exactly_what_aclnn_finalize_frees(npu: Npu) -> None:
+def test_cache_kinds_are_exactly_what_aclnn_finalize_frees(npu: Session) -> None:
     """With every user object released, what an AI Core and an AI CPU op leave alive is CACHE_KINDS, each
     counted as a cache (by the report and so by the plugin); aclnnFinalize frees all of it."""
-    x = npu.tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32), aclnn.ACL_FLOAT)
-    out = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT)
-    index = npu.tensor(np.zeros(4, np.int64), aclnn.ACL_INT64)
+    x = npu.tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32), aclnn.ACL_FLOAT).handle
+    out = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT).handle
+    index = npu.tensor(np.zeros(4, np.int64), aclnn.ACL_INT64).handle
     alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)
     baseline = snapshot()
     workspace_size, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x, x, alpha, out)
@@ -325,7 +299,7 @@ def test_cache_kinds_are_exactly_what_aclnn_finalize_frees(npu: Npu) -> None:
     assert ret == 0 and aclnn.aclnnSearchSorted(0, workspace_size, executor, npu.stream) == 0
     assert acl.rt.synchronize_stream(npu.stream) == 0
     assert aclnn.aclDestroyScalar(alpha) == 0
-    npu.teardown()
+    npu.close()
     alive = process.current().registry.live()
     assert {r.kind for r in alive} == CACHE_KINDS
     assert all(type(r.kind) is ResourceKind for r in alive)
@@ -336,10 +310,10 @@ def test_cache_kinds_are_exactly_what_aclnn_finalize_frees(npu: Npu) -> None:
     assert not [r for r in process.current().registry.live() if r.kind in CACHE_KINDS]
 
 
-def test_tiling_parse_contexts_are_caches_not_leaks(npu: Npu) -> None:
+def test_tiling_parse_contexts_are_caches_not_leaks(npu: Session) -> None:
     """An AI Core op's tiling-parse context is counted in report.caches, never as a leak, until aclnnFinalize."""
-    x = npu.tensor(np.ones(4, np.float32), aclnn.ACL_FLOAT)
-    out = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT)
+    x = npu.tensor(np.ones(4, np.float32), aclnn.ACL_FLOAT).handle
+    out = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT).handle
     alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)
     workspace_size, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x, x, alpha, out)
     assert ret == 0
@@ -347,7 +321,7 @@ def test_tiling_parse_contexts_are_caches_not_leaks(npu: Npu) -> None:
     assert aclnn.aclnnAdd(0, workspace_size, executor, npu.stream) == 0
     assert acl.rt.synchronize_stream(npu.stream) == 0
     assert aclnn.aclDestroyScalar(alpha) == 0
-    npu.teardown()
+    npu.close()
     report = leak_report()
     assert not report
     assert report.leaked == []

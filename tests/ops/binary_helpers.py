@@ -1,7 +1,7 @@
 """Test helpers of the binary-op family (Adds, Sub, Mul, Div, EqTensor, GtTensor / GtScalar, Cast).
 
-The canonical device flow: ``init_npu`` (set_device(0), a stream, aclnnInit(None)); ``to_device``
-is acl.rt.malloc + memcpy + aclCreateTensor with explicit strides — contiguous, or a non-contiguous
+The device flow is emulator.npu's (the ``session`` fixture of conftest.py); ``to_device`` lays a
+host array out as a flat storage and makes an ``npu.Tensor`` over it — contiguous, or a non-contiguous
 view (every other element of a storage twice as long on the last axis, view offset 1) whose gaps
 must survive the op untouched; ``run_op`` is phase 1, a workspace malloc when asked, phase 2,
 synchronize. ``random_values`` draws the precision standard's value mix for one dtype.
@@ -10,14 +10,14 @@ synchronize. ``random_values`` draws the precision standard's value mix for one 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from device_helpers import device_tensor, initial
 
-from emulator import acl, aclnn
+from emulator import acl, aclnn, npu
 from emulator.meta.dtypes import DataType, numpy_dtype
-from emulator.meta.objects import aclScalar, aclTensor
+from emulator.meta.objects import aclScalar
 from emulator.testing.precision import assert_precision
 
 D = DataType
@@ -36,41 +36,10 @@ BINARY_SHAPES = {
 UNARY_SHAPES = {name: shapes[0] for name, shapes in BINARY_SHAPES.items() if name != "broadcast"}
 
 
-def init_npu() -> int:
-    """set_device(0), create a stream, aclnnInit(None); the stream."""
-    assert acl.rt.set_device(0) == 0
-    stream, ret = acl.rt.create_stream()
-    assert ret == 0
-    assert aclnn.aclnnInit(None) == 0
-    return int(stream)
-
-
 def np_dtype(dtype: int) -> np.dtype:
     result = numpy_dtype(dtype)
     assert result is not None
     return result
-
-
-@dataclass
-class Dev:
-    """A device tensor: its aclTensor, address, and the host picture of its whole storage."""
-
-    tensor: aclTensor
-    ptr: int
-    storage: np.ndarray
-    shape: tuple[int, ...]
-    strides: tuple[int, ...]
-    offset: int
-
-    def read_storage(self) -> np.ndarray:
-        out = np.empty_like(self.storage)
-        if out.nbytes:
-            assert acl.rt.memcpy(out.ctypes.data, out.nbytes, self.ptr, out.nbytes, D2H) == 0
-        return out
-
-    def read(self) -> np.ndarray:
-        """The view's values, read back from the device."""
-        return _view(self.read_storage(), self.shape, self.strides, self.offset)
 
 
 def _view(storage: np.ndarray, shape: tuple[int, ...], strides: tuple[int, ...], offset: int) -> np.ndarray:
@@ -88,9 +57,9 @@ def _contiguous_strides(shape: Sequence[int]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-def to_device(values: np.ndarray, dtype: int, *, strided: bool = False, fill: Any = 0) -> Dev:
-    """malloc + copy + aclCreateTensor; ``strided``: a view of every other element (offset 1) of a
-    larger storage whose other elements hold ``fill``."""
+def to_device(values: np.ndarray, dtype: int, *, strided: bool = False, fill: Any = 0) -> npu.Tensor:
+    """An npu.Tensor over a flat storage holding ``values``; ``strided``: a view of every other
+    element (offset 1) of a larger storage whose other elements hold ``fill``."""
     values = np.asarray(values, dtype=np_dtype(dtype))
     shape = tuple(values.shape)
     if strided and shape:
@@ -104,18 +73,10 @@ def to_device(values: np.ndarray, dtype: int, *, strided: bool = False, fill: An
     else:
         storage = values.reshape(-1).copy()
         strides, offset = _contiguous_strides(shape), 0
-    ptr, ret = acl.rt.malloc(max(storage.nbytes, 1), 0)
-    assert ret == 0
-    if storage.nbytes:
-        assert acl.rt.memcpy(ptr, storage.nbytes, storage.ctypes.data, storage.nbytes, H2D) == 0
-    dims = [storage.size]
-    tensor = aclnn.aclCreateTensor(list(shape), len(shape), dtype, list(strides), offset, aclnn.ACL_FORMAT_ND, dims,
-                                   1, ptr)  # fmt: skip
-    assert tensor is not None
-    return Dev(tensor, int(ptr), storage, shape, tuple(strides), offset)
+    return device_tensor(storage, dtype, shape, strides, offset)
 
 
-def empty_out(shape: Sequence[int], dtype: int, *, strided: bool = False) -> Dev:
+def empty_out(shape: Sequence[int], dtype: int, *, strided: bool = False) -> npu.Tensor:
     """An output tensor pre-filled with a sentinel (gaps of a strided output must keep it)."""
     sentinel = True if dtype == D.DT_BOOL else 7
     return to_device(np.full(tuple(shape), sentinel, dtype=np_dtype(dtype)), dtype, strided=strided, fill=sentinel)
@@ -178,9 +139,9 @@ def wide(values: np.ndarray) -> np.ndarray:
     return values.astype(np.float64)
 
 
-def check(out: Dev, golden: np.ndarray) -> None:
+def check(out: npu.Tensor, golden: np.ndarray) -> None:
     """The precision standard on the view, and untouched gaps of a strided output."""
-    storage = out.read_storage()
+    storage = out.storage()
     actual = _view(storage, out.shape, out.strides, out.offset)
     assert_precision(actual, np.asarray(golden).reshape(actual.shape))
     if out.offset:  # the gaps between the view's elements keep their sentinel
@@ -188,7 +149,7 @@ def check(out: Dev, golden: np.ndarray) -> None:
         np.lib.stride_tricks.as_strided(
             touched[out.offset :], shape=out.shape, strides=tuple(s * touched.itemsize for s in out.strides)
         )[...] = True
-        assert np.array_equal(storage[~touched], out.storage[~touched]), "the op wrote outside the output view"
+        assert np.array_equal(storage[~touched], initial(out)[~touched]), "the op wrote outside the output view"
 
 
 def ident(value: object) -> str:

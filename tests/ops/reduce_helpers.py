@@ -1,10 +1,10 @@
 """Test helpers of the reduction / normalisation / matmul family (ReduceSum, Mean, Amax, Softmax,
 LayerNorm, RmsNorm, Mm / Matmul / BatchMatMul).
 
-The canonical device flow: ``Npu()`` does acl.init, set_device(0), a stream and aclnnInit(None);
-``Npu.tensor`` is acl.rt.malloc + memcpy + aclCreateTensor with explicit strides — contiguous, or a
-non-contiguous view (every other element of a storage twice as long on the last axis, view offset
-1, so the gaps must survive the op untouched); ``Npu.run`` is phase 1, a workspace malloc when
+The device flow is emulator.npu's: ``Npu()`` opens an ``npu.Session`` (acl.init, set_device(0), a
+stream, aclnnInit); ``Npu.tensor`` is an ``npu.Tensor`` — contiguous, or a non-contiguous view
+(every other element of a storage twice as long on the last axis, view offset 1, so the gaps must
+survive the op untouched; ``gaps`` reads them back); ``Npu.run`` is phase 1, a workspace malloc when
 asked, phase 2 and synchronize. ``values`` draws the precision standard's value mix for a dtype;
 ``check`` is the precision standard (bit-exact for integer and bool outputs).
 """
@@ -12,18 +12,16 @@ asked, phase 2 and synchronize. ``values`` draws the precision standard's value 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import ml_dtypes
 import numpy as np
 
-from emulator import acl, aclnn
+from emulator import acl, aclnn, npu
 from emulator.testing.precision import assert_precision
 
 NULLPTR = 161001
 INVALID = 161002
-H2D, D2H = 1, 2
 A = aclnn
 BF16 = np.dtype(ml_dtypes.bfloat16)
 NP: dict[int, np.dtype] = {
@@ -70,84 +68,42 @@ def as64(x: np.ndarray) -> np.ndarray:
     return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64)
 
 
-@dataclass
-class Dev:
-    """A device tensor: the aclTensor, its address, and how its view sits in its storage."""
-
-    tensor: Any
-    ptr: int
-    storage_shape: tuple[int, ...]
-    shape: tuple[int, ...]
-    strides: tuple[int, ...]
-    offset: int
-    dtype: np.dtype
-
-    def storage(self) -> np.ndarray:
-        out = np.empty(self.storage_shape, dtype=self.dtype)
-        if out.nbytes:
-            assert acl.rt.memcpy(out.ctypes.data, out.nbytes, self.ptr, out.nbytes, D2H) == 0
-        return out
-
-    def read(self) -> np.ndarray:
-        """The view's values, read back through its strides and offset."""
-        flat = self.storage().reshape(-1)
-        if not self.shape:
-            return flat[self.offset].copy()
-        index = self.offset + sum(
-            np.arange(d).reshape((-1,) + (1,) * (len(self.shape) - i - 1)) * s
-            for i, (d, s) in enumerate(zip(self.shape, self.strides, strict=True))
+def gaps(t: npu.Tensor) -> np.ndarray:
+    """The storage elements outside the view (a strided view must leave them alone)."""
+    mask = np.ones(int(np.prod(t.storage_shape)), dtype=bool)
+    if t.shape and int(np.prod(t.shape)):
+        index = t.offset + sum(
+            np.arange(d).reshape((-1,) + (1,) * (len(t.shape) - i - 1)) * s
+            for i, (d, s) in enumerate(zip(t.shape, t.strides, strict=True))
         )
-        return flat[index]
-
-    def gaps(self) -> np.ndarray:
-        """The storage elements outside the view (a strided view must leave them alone)."""
-        mask = np.ones(int(np.prod(self.storage_shape)), dtype=bool)
-        if self.shape and int(np.prod(self.shape)):
-            index = self.offset + sum(
-                np.arange(d).reshape((-1,) + (1,) * (len(self.shape) - i - 1)) * s
-                for i, (d, s) in enumerate(zip(self.shape, self.strides, strict=True))
-            )
-            mask[np.asarray(index).reshape(-1)] = False
-        return self.storage().reshape(-1)[mask]
+        mask[np.asarray(index).reshape(-1)] = False
+    return t.storage().reshape(-1)[mask]
 
 
 class Npu:
-    """The canonical start (aclnnInit's config file optional) and device tensors."""
+    """An open ``emulator.npu`` session (aclnnInit's config file optional) and this family's layouts.
+
+    The session is not closed: the test's process is discarded with it.
+    """
 
     def __init__(self, config: str | None = None) -> None:
-        assert acl.init() == 0
-        assert acl.rt.set_device(0) == 0
-        self.stream, ret = acl.rt.create_stream()
-        assert ret == 0
-        assert aclnn.aclnnInit(config) == 0
+        self.session = npu.Session(config=config).open()
+        assert self.session.stream is not None
+        self.stream: int = self.session.stream
 
-    def tensor(self, host: np.ndarray, acl_dtype: int, *, strided: bool = False) -> Dev:
-        """malloc + memcpy + aclCreateTensor with explicit strides; ``strided``: every other element of a
-        storage twice as long on the last axis, view offset 1."""
+    def tensor(self, host: np.ndarray, acl_dtype: int, *, strided: bool = False) -> npu.Tensor:
+        """A device tensor of ``host``'s values; ``strided``: every other element of a storage twice as
+        long on the last axis (plus one), view offset 1, the gaps holding the sentinel."""
         host = np.asarray(host, dtype=NP[acl_dtype])
         shape = tuple(host.shape)
-        if strided and shape:
-            storage_shape = (*shape[:-1], 2 * shape[-1] + 1)
-            storage = np.full(storage_shape, SENTINEL, dtype=host.dtype)
-            storage[..., 1 : 2 * shape[-1] : 2] = host
-            strides = (*(s // host.itemsize for s in storage.strides[:-1]), 2)
-            offset = 1
-        else:
-            storage, storage_shape, offset = host.reshape(shape), shape, 0
-            strides = tuple(s // host.itemsize for s in np.empty(shape, dtype=host.dtype).strides)
-        raw = np.ascontiguousarray(storage).tobytes()
-        ptr, ret = acl.rt.malloc(max(len(raw), 1), 0)
-        assert ret == 0
-        if raw:
-            buf = np.frombuffer(raw, dtype=np.uint8)
-            assert acl.rt.memcpy(ptr, len(raw), buf.ctypes.data, len(raw), H2D) == 0
-        dims = list(storage_shape)
-        tensor = aclnn.aclCreateTensor(list(shape), len(shape), acl_dtype, list(strides), offset,
-                                       aclnn.ACL_FORMAT_ND, dims, len(dims), ptr)  # fmt: skip
-        assert tensor is not None
-        return Dev(tensor, ptr, tuple(storage_shape), shape, strides, offset, host.dtype)
+        if not (strided and shape):
+            return self.session.tensor(host, acl_dtype)
+        storage = np.full((*shape[:-1], 2 * shape[-1] + 1), SENTINEL, dtype=host.dtype)
+        storage[..., 1 : 2 * shape[-1] : 2] = host
+        strides = (*(s // host.itemsize for s in storage.strides[:-1]), 2)
+        return self.session.tensor(storage, acl_dtype, shape=shape, strides=strides, offset=1)
 
-    def output(self, shape: Sequence[int], acl_dtype: int, *, strided: bool = False) -> Dev:
+    def output(self, shape: Sequence[int], acl_dtype: int, *, strided: bool = False) -> npu.Tensor:
         """An output tensor pre-filled with the sentinel value."""
         return self.tensor(np.full(tuple(shape), SENTINEL, dtype=NP[acl_dtype]), acl_dtype, strided=strided)
 
@@ -159,10 +115,7 @@ class Npu:
             assert executor is None
             return ret, None
         names = [launcher.name for launcher in getattr(executor, "launchers", ())]  # none on an op-cache hit
-        workspace = 0
-        if ws:
-            workspace, status = acl.rt.malloc(ws, 0)
-            assert status == 0
+        workspace = self.session.malloc(ws).addr if ws else 0
         assert phase2(workspace, ws, executor, self.stream) == 0
         assert acl.rt.synchronize_stream(self.stream) == 0
         return ret, names

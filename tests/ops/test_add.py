@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from emulator import acl, aclnn, process
+from emulator.npu import Session
 
 NULLPTR = 161001
 INVALID = 161002
@@ -33,59 +34,22 @@ TOLERANCE = {np.dtype(np.float16): (1e-3, 2e-3), BF16: (1e-2, 2e-2), np.dtype(np
 AICPU = (A.ACL_DOUBLE, A.ACL_INT16)
 
 
-class Npu:
-    """acl.init, set_device(0), a stream and aclnnInit(None); device tensors from host arrays."""
-
-    def __init__(self) -> None:
-        assert acl.init() == 0
-        assert acl.rt.set_device(0) == 0
-        self.stream, ret = acl.rt.create_stream()
-        assert ret == 0
-        assert aclnn.aclnnInit(None) == 0
-
-    def tensor(self, storage: np.ndarray, dtype: int, shape: Sequence[int] | None = None,
-               strides: Sequence[int] | None = None, offset: int = 0) -> tuple[Any, int]:  # fmt: skip
-        """(aclTensor, device address) over a copy of ``storage``; the view defaults to the whole storage."""
-        storage = np.ascontiguousarray(storage)
-        ptr, ret = acl.rt.malloc(max(storage.nbytes, 1), 0)
-        assert ret == 0
-        if storage.nbytes:
-            assert acl.rt.memcpy(ptr, storage.nbytes, storage.ctypes.data, storage.nbytes, 1) == 0
-        view = list(storage.shape) if shape is None else list(shape)
-        if strides is None:
-            strides = [s // storage.itemsize for s in np.empty(view, dtype=storage.dtype).strides]
-        dims = list(storage.shape)
-        t = aclnn.aclCreateTensor(view, len(view), dtype, list(strides), offset, aclnn.ACL_FORMAT_ND, dims,
-                                  len(dims), ptr)  # fmt: skip
-        assert t is not None
-        return t, ptr
-
-    @staticmethod
-    def read(ptr: int, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
-        out = np.empty(shape, dtype=dtype)
-        if out.nbytes:
-            assert acl.rt.memcpy(out.ctypes.data, out.nbytes, ptr, out.nbytes, 2) == 0
-        return out
-
-    def add(self, self_t: Any, other: Any, alpha: Any, out: Any) -> tuple[int, Any, int]:
-        """Both phases of aclnnAdd; returns (phase-1 status, executor, phase-2 status or None)."""
-        ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(self_t, other, alpha, out)
-        if ret != 0:
-            return ret, executor, None
-        launchers = [launcher.name for launcher in executor.launchers]
-        workspace = 0
-        if ws:
-            workspace, status = acl.rt.malloc(ws, 0)
-            assert status == 0
-        status = aclnn.aclnnAdd(workspace, ws, executor, self.stream)
-        assert acl.rt.synchronize_stream(self.stream) == 0
-        return ret, launchers, status
+def add(npu: Session, self_t: Any, other: Any, alpha: Any, out: Any) -> tuple[int, Any, int | None]:
+    """Both phases of aclnnAdd; returns (phase-1 status, the launcher names, phase-2 status or None)."""
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(self_t, other, alpha, out)
+    if ret != 0:
+        return ret, executor, None
+    launchers = [launcher.name for launcher in executor.launchers]
+    workspace = npu.malloc(ws).addr if ws else 0
+    status = aclnn.aclnnAdd(workspace, ws, executor, npu.stream)
+    assert acl.rt.synchronize_stream(npu.stream) == 0
+    return ret, launchers, status
 
 
 @pytest.fixture
-def npu(emu: process.EmulatedProcess) -> Npu:
-    """The test's process with a device, a stream and aclnn initialised."""
-    return Npu()
+def npu(session: Session) -> Session:
+    """The test's emulator.npu session (tests/ops/conftest.py): a device, a stream and aclnn initialised."""
+    return session
 
 
 def sample(dtype: int, shape: Sequence[int], seed: int) -> np.ndarray:
@@ -134,16 +98,17 @@ def assert_close(got: np.ndarray, expected: np.ndarray, computed_in: np.dtype | 
     np.testing.assert_allclose(got.astype(np.float64), expected.astype(np.float64), rtol=rtol, atol=atol)
 
 
-def run_add(npu: Npu, x: np.ndarray, y: np.ndarray, dtypes: tuple[int, int, int], alpha: Any,
+def run_add(npu: Session, x: np.ndarray, y: np.ndarray, dtypes: tuple[int, int, int], alpha: Any,
             out_shape: Sequence[int] | None = None) -> tuple[np.ndarray, list[str]]:  # fmt: skip
     """aclnnAdd on contiguous device copies of x and y; returns the output and the launcher names."""
-    tx, _ = npu.tensor(x, dtypes[0])
-    ty, _ = npu.tensor(y, dtypes[1])
+    tx = npu.tensor(x, dtypes[0]).handle
+    ty = npu.tensor(y, dtypes[1]).handle
     shape = np.broadcast_shapes(x.shape, y.shape) if out_shape is None else tuple(out_shape)
-    to, po = npu.tensor(np.zeros(shape, NP[dtypes[2]]), dtypes[2])
-    ret, launchers, status = npu.add(tx, ty, scalar(alpha), to)
+    po = npu.tensor(np.zeros(shape, NP[dtypes[2]]), dtypes[2])
+    to = po.handle
+    ret, launchers, status = add(npu, tx, ty, scalar(alpha), to)
     assert (ret, status) == (0, 0)
-    return npu.read(po, shape, NP[dtypes[2]]), launchers
+    return po.storage(), launchers
 
 
 ALL = [A.ACL_FLOAT, A.ACL_FLOAT16, A.ACL_BF16, A.ACL_INT32, A.ACL_INT64, A.ACL_INT8, A.ACL_UINT8, A.ACL_BOOL,
@@ -151,7 +116,7 @@ ALL = [A.ACL_FLOAT, A.ACL_FLOAT16, A.ACL_BF16, A.ACL_INT32, A.ACL_INT64, A.ACL_I
 
 
 @pytest.mark.parametrize("dtype", ALL, ids=ident)
-def test_add_every_dtype(npu: Npu, dtype: int) -> None:
+def test_add_every_dtype(npu: Session, dtype: int) -> None:
     """Same-dtype Add with alpha 1 matches numpy; int16 and float64 run on AI CPU, the rest on AI Core."""
     x, y = sample(dtype, (4, 33), 1), sample(dtype, (4, 33), 2)
     alpha = 1 if NP[dtype].kind in "biu" else 1.0
@@ -178,7 +143,7 @@ def test_add_every_dtype(npu: Npu, dtype: int) -> None:
     ],
     ids=ident,
 )
-def test_add_with_alpha(npu: Npu, dtype: int, alpha: Any, kernels: list[str]) -> None:
+def test_add_with_alpha(npu: Session, dtype: int, alpha: Any, kernels: list[str]) -> None:
     """alpha != 1 goes through Axpy (float32 / float16 / int32) or Mul then Add, and matches numpy."""
     x, y = sample(dtype, (3, 50), 3), sample(dtype, (3, 50), 4)
     got, launchers = run_add(npu, x, y, (dtype, dtype, dtype), alpha)
@@ -190,7 +155,7 @@ def test_add_with_alpha(npu: Npu, dtype: int, alpha: Any, kernels: list[str]) ->
     ("x_shape", "y_shape"),
     [((3, 1, 4), (2, 1)), ((5, 4), (4,)), ((2, 3), ()), ((), (2, 3)), ((1,), (7, 1)), ((2, 1, 3, 1), (1, 4, 1, 5))],
 )
-def test_add_broadcasts(npu: Npu, x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> None:
+def test_add_broadcasts(npu: Session, x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> None:
     """Inputs broadcast NumPy-style into the out shape."""
     x, y = sample(A.ACL_FLOAT, x_shape, 5), sample(A.ACL_FLOAT, y_shape, 6)
     got, _ = run_add(npu, x, y, (A.ACL_FLOAT,) * 3, 1.5)
@@ -210,7 +175,7 @@ def test_add_broadcasts(npu: Npu, x_shape: tuple[int, ...], y_shape: tuple[int, 
     ],
     ids=ident,
 )
-def test_add_mixed_dtypes(npu: Npu, dtypes: tuple[int, int, int], alpha: float, kernels: list[str]) -> None:
+def test_add_mixed_dtypes(npu: Session, dtypes: tuple[int, int, int], alpha: float, kernels: list[str]) -> None:
     """Mixed float16 / bfloat16 + float32 (and int + float) pairs promote, compute and cast into out."""
     x, y = sample(dtypes[0], (4, 20), 7), sample(dtypes[1], (4, 20), 8)
     got, launchers = run_add(npu, x, y, dtypes, alpha)
@@ -219,73 +184,76 @@ def test_add_mixed_dtypes(npu: Npu, dtypes: tuple[int, int, int], alpha: float, 
     assert launchers == kernels
 
 
-def test_add_strided_input(npu: Npu) -> None:
+def test_add_strided_input(npu: Session) -> None:
     """A transposed (non-contiguous) self is gathered first and added correctly."""
     base = sample(A.ACL_FLOAT, (4, 6), 9)
-    tx, _ = npu.tensor(base, A.ACL_FLOAT, shape=[6, 4], strides=[1, 6])
+    tx = npu.tensor(base, A.ACL_FLOAT, shape=[6, 4], strides=[1, 6]).handle
     y = sample(A.ACL_FLOAT, (6, 4), 10)
-    ty, _ = npu.tensor(y, A.ACL_FLOAT)
-    to, po = npu.tensor(np.zeros((6, 4), np.float32), A.ACL_FLOAT)
-    ret, launchers, status = npu.add(tx, ty, scalar(2.0), to)
+    ty = npu.tensor(y, A.ACL_FLOAT).handle
+    po = npu.tensor(np.zeros((6, 4), np.float32), A.ACL_FLOAT)
+    to = po.handle
+    ret, launchers, status = add(npu, tx, ty, scalar(2.0), to)
     assert (ret, status) == (0, 0)
     assert launchers == ["AsStrided", "Axpy"]
-    assert_close(npu.read(po, (6, 4), np.dtype(np.float32)), golden(base.T, y, 2.0, np.dtype(np.float32)))
+    assert_close(po.storage(), golden(base.T, y, 2.0, np.dtype(np.float32)))
 
 
-def test_add_strided_out(npu: Npu) -> None:
+def test_add_strided_out(npu: Session) -> None:
     """A transposed out view is written through ViewCopy into the right storage positions."""
     x, y = sample(A.ACL_FLOAT, (6, 4), 11), sample(A.ACL_FLOAT, (6, 4), 12)
-    tx, _ = npu.tensor(x, A.ACL_FLOAT)
-    ty, _ = npu.tensor(y, A.ACL_FLOAT)
-    to, po = npu.tensor(np.zeros((4, 6), np.float32), A.ACL_FLOAT, shape=[6, 4], strides=[1, 6])
-    ret, launchers, status = npu.add(tx, ty, scalar(1.0), to)
+    tx = npu.tensor(x, A.ACL_FLOAT).handle
+    ty = npu.tensor(y, A.ACL_FLOAT).handle
+    po = npu.tensor(np.zeros((4, 6), np.float32), A.ACL_FLOAT, shape=[6, 4], strides=[1, 6])
+    to = po.handle
+    ret, launchers, status = add(npu, tx, ty, scalar(1.0), to)
     assert (ret, status) == (0, 0)
     assert launchers == ["Add", "ViewCopy"]
-    storage = npu.read(po, (4, 6), np.dtype(np.float32))
+    storage = po.storage()
     assert_close(storage.T, golden(x, y, 1.0, np.dtype(np.float32)))
 
 
-def test_add_out_with_view_offset(npu: Npu) -> None:
+def test_add_out_with_view_offset(npu: Session) -> None:
     """An out view at offset 4 of a 20-element storage gets the result; the rest of the storage is untouched."""
     x, y = sample(A.ACL_FLOAT, (2, 4), 13), sample(A.ACL_FLOAT, (2, 4), 14)
-    tx, _ = npu.tensor(x, A.ACL_FLOAT)
-    ty, _ = npu.tensor(y, A.ACL_FLOAT)
+    tx = npu.tensor(x, A.ACL_FLOAT).handle
+    ty = npu.tensor(y, A.ACL_FLOAT).handle
     backing = np.full(20, -7.0, np.float32)
-    to, po = npu.tensor(backing, A.ACL_FLOAT, shape=[2, 4], strides=[4, 1], offset=4)
-    ret, _, status = npu.add(tx, ty, scalar(1.0), to)
+    po = npu.tensor(backing, A.ACL_FLOAT, shape=[2, 4], strides=[4, 1], offset=4)
+    to = po.handle
+    ret, _, status = add(npu, tx, ty, scalar(1.0), to)
     assert (ret, status) == (0, 0)
-    storage = npu.read(po, (20,), np.dtype(np.float32))
+    storage = po.storage()
     assert_close(storage[4:12].reshape(2, 4), golden(x, y, 1.0, np.dtype(np.float32)))
     np.testing.assert_array_equal(storage[:4], backing[:4])
     np.testing.assert_array_equal(storage[12:], backing[12:])
 
 
 @pytest.mark.parametrize(("x_shape", "y_shape"), [((0, 3), (0, 3)), ((0, 3), (3,)), ((2, 0), (1,))])
-def test_add_empty_tensors_write_nothing(npu: Npu, x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> None:
+def test_add_empty_tensors_write_nothing(npu: Session, x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> None:
     """An empty self or other: workspace 0, no launcher, phase 2 succeeds, out memory untouched."""
-    tx, _ = npu.tensor(np.zeros(x_shape, np.float32), A.ACL_FLOAT)
-    ty, _ = npu.tensor(np.zeros(y_shape, np.float32), A.ACL_FLOAT)
+    tx = npu.tensor(np.zeros(x_shape, np.float32), A.ACL_FLOAT).handle
+    ty = npu.tensor(np.zeros(y_shape, np.float32), A.ACL_FLOAT).handle
     out_shape = list(np.broadcast_shapes(x_shape, y_shape))
     sentinel = np.full(8, 3.0, np.float32)
-    _, po = npu.tensor(sentinel, A.ACL_FLOAT)
+    po = npu.tensor(sentinel, A.ACL_FLOAT)
     to = aclnn.aclCreateTensor(out_shape, len(out_shape), A.ACL_FLOAT, [1] * len(out_shape), 0, A.ACL_FORMAT_ND,
-                               out_shape, len(out_shape), po)  # fmt: skip
+                               out_shape, len(out_shape), po.addr)  # fmt: skip
     ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(tx, ty, scalar(1.0), to)
     assert (ws, ret) == (0, 0)
     assert executor.launchers == []
     assert aclnn.aclnnAdd(0, 0, executor, npu.stream) == 0
     assert acl.rt.synchronize_stream(npu.stream) == 0
-    np.testing.assert_array_equal(npu.read(po, (8,), np.dtype(np.float32)), sentinel)
+    np.testing.assert_array_equal(po.storage(), sentinel)
 
 
 @pytest.mark.parametrize("null", ["self", "other", "alpha", "out"])
-def test_add_null_argument_is_161001(npu: Npu, null: str) -> None:
+def test_add_null_argument_is_161001(npu: Session, null: str) -> None:
     """A null self, other, alpha or out returns 161001 and no executor."""
     args = {
-        "self": npu.tensor(np.ones(4, np.float32), A.ACL_FLOAT)[0],
-        "other": npu.tensor(np.ones(4, np.float32), A.ACL_FLOAT)[0],
+        "self": npu.tensor(np.ones(4, np.float32), A.ACL_FLOAT).handle,
+        "other": npu.tensor(np.ones(4, np.float32), A.ACL_FLOAT).handle,
         "alpha": scalar(1.0),
-        "out": npu.tensor(np.ones(4, np.float32), A.ACL_FLOAT)[0],
+        "out": npu.tensor(np.ones(4, np.float32), A.ACL_FLOAT).handle,
     }
     args[null] = None
     assert aclnn.aclnnAddGetWorkspaceSize(*args.values()) == (0, None, NULLPTR)
@@ -305,14 +273,14 @@ def test_add_null_argument_is_161001(npu: Npu, null: str) -> None:
         pytest.param((A.ACL_FLOAT, (1,) * 9), (A.ACL_FLOAT, (1,) * 9), (A.ACL_FLOAT, (1,) * 9), 1.0, id="rank9"),
     ],
 )
-def test_add_invalid_parameters_are_161002(npu: Npu, x: tuple, y: tuple, out: tuple, alpha: Any) -> None:
+def test_add_invalid_parameters_are_161002(npu: Session, x: tuple, y: tuple, out: tuple, alpha: Any) -> None:
     """Unsupported dtype, undefined promotion, wrong out shape or dtype, bad alpha and rank 9 return 161002."""
-    tensors = [npu.tensor(np.zeros(shape, np.float32), dtype)[0] for dtype, shape in (x, y, out)]
+    tensors = [npu.tensor(np.zeros(shape, np.float32), dtype).handle for dtype, shape in (x, y, out)]
     assert aclnn.aclnnAddGetWorkspaceSize(tensors[0], tensors[1], scalar(alpha), tensors[2]) == (0, None, INVALID)
     assert process.current().registry.count("executor") == 0
 
 
-def test_add_rank_8_is_accepted(npu: Npu) -> None:
+def test_add_rank_8_is_accepted(npu: Session) -> None:
     """Rank 8 is the largest accepted rank."""
     x, y = sample(A.ACL_FLOAT, (1, 2, 1, 2, 1, 2, 1, 2), 15), sample(A.ACL_FLOAT, (2, 1, 2, 1, 2, 1, 2, 1), 16)
     got, _ = run_add(npu, x, y, (A.ACL_FLOAT,) * 3, 1.0)
@@ -321,11 +289,12 @@ def test_add_rank_8_is_accepted(npu: Npu) -> None:
 
 @pytest.mark.parametrize(("dtype", "alpha"), [(A.ACL_FLOAT, 2.0), (A.ACL_FLOAT16, 1.0), (A.ACL_INT32, 3),
                                               (A.ACL_DOUBLE, 0.5)], ids=ident)  # fmt: skip
-def test_inplace_add(npu: Npu, dtype: int, alpha: Any) -> None:
+def test_inplace_add(npu: Session, dtype: int, alpha: Any) -> None:
     """aclnnInplaceAdd writes selfRef + alpha * other (other broadcast) back into selfRef."""
     x, y = sample(dtype, (3, 16), 17), sample(dtype, (16,), 18)
-    tx, px = npu.tensor(x, dtype)
-    ty, _ = npu.tensor(y, dtype)
+    px = npu.tensor(x, dtype)
+    tx = px.handle
+    ty = npu.tensor(y, dtype).handle
     ws, executor, ret = aclnn.aclnnInplaceAddGetWorkspaceSize(tx, ty, scalar(alpha))
     assert ret == 0
     workspace = 0
@@ -334,13 +303,13 @@ def test_inplace_add(npu: Npu, dtype: int, alpha: Any) -> None:
         assert status == 0
     assert aclnn.aclnnInplaceAdd(workspace, ws, executor, npu.stream) == 0
     assert acl.rt.synchronize_stream(npu.stream) == 0
-    assert_close(npu.read(px, (3, 16), NP[dtype]), golden(x, y, alpha, NP[dtype]))
+    assert_close(px.storage(), golden(x, y, alpha, NP[dtype]))
 
 
-def test_inplace_add_errors(npu: Npu) -> None:
+def test_inplace_add_errors(npu: Session) -> None:
     """Inplace: a null argument is 161001; a broadcast shape other than selfRef's is 161002."""
-    small, _ = npu.tensor(np.zeros(4, np.float32), A.ACL_FLOAT)
-    big, _ = npu.tensor(np.zeros((3, 4), np.float32), A.ACL_FLOAT)
+    small = npu.tensor(np.zeros(4, np.float32), A.ACL_FLOAT).handle
+    big = npu.tensor(np.zeros((3, 4), np.float32), A.ACL_FLOAT).handle
     assert aclnn.aclnnInplaceAddGetWorkspaceSize(None, big, scalar(1.0)) == (0, None, NULLPTR)
     assert aclnn.aclnnInplaceAddGetWorkspaceSize(big, None, scalar(1.0)) == (0, None, NULLPTR)
     assert aclnn.aclnnInplaceAddGetWorkspaceSize(big, small, None) == (0, None, NULLPTR)

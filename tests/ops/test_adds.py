@@ -49,8 +49,8 @@ def test_adds_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None:
     value, value_dtype = _scalar_for(dtype)
     strided = case == "strided"
     x, out = to_device(a, dtype, strided=strided), empty_out(shape, dtype, strided=strided)
-    run_op(aclnn.aclnnAddsGetWorkspaceSize, aclnn.aclnnAdds, stream, x.tensor, scalar(value, value_dtype),
-           scalar(1, D.DT_INT64), out.tensor)  # fmt: skip
+    run_op(aclnn.aclnnAddsGetWorkspaceSize, aclnn.aclnnAdds, stream, x.handle, scalar(value, value_dtype),
+           scalar(1, D.DT_INT64), out.handle)  # fmt: skip
     golden = np.logical_or(a, value) if dtype == D.DT_BOOL else wide(a) + np.asarray(value).astype(a.dtype)
     check(out, golden)
 
@@ -72,8 +72,8 @@ def test_adds_alpha(stream: int, dtype: int, value: float, value_dtype: int, alp
     rng = np.random.default_rng(12)
     a = random_values(dtype, (2, 300), rng)
     x, out = to_device(a, dtype), empty_out((2, 300), dtype)
-    run_op(aclnn.aclnnAddsGetWorkspaceSize, aclnn.aclnnAdds, stream, x.tensor, scalar(value, value_dtype),
-           scalar(alpha, alpha_dtype), out.tensor)  # fmt: skip
+    run_op(aclnn.aclnnAddsGetWorkspaceSize, aclnn.aclnnAdds, stream, x.handle, scalar(value, value_dtype),
+           scalar(alpha, alpha_dtype), out.handle)  # fmt: skip
     check(out, wide(a) + alpha * value)
 
 
@@ -93,8 +93,8 @@ def test_adds_promotion(stream: int, dtype: int, value: float, value_dtype: int,
     rng = np.random.default_rng(13)
     a = random_values(dtype, (129,), rng)
     x, out = to_device(a, dtype), empty_out((129,), out_dtype)
-    run_op(aclnn.aclnnAddsGetWorkspaceSize, aclnn.aclnnAdds, stream, x.tensor, scalar(value, value_dtype),
-           scalar(1, D.DT_INT64), out.tensor)  # fmt: skip
+    run_op(aclnn.aclnnAddsGetWorkspaceSize, aclnn.aclnnAdds, stream, x.handle, scalar(value, value_dtype),
+           scalar(1, D.DT_INT64), out.handle)  # fmt: skip
     check(out, wide(a) + value)
 
 
@@ -103,7 +103,7 @@ def test_adds_bool_quirk(stream: int) -> None:
     a = np.array([True, False, True, True])
     x, out = to_device(a, D.DT_BOOL), empty_out((4,), D.DT_INT32)
     true = scalar(True, D.DT_BOOL)
-    run_op(aclnn.aclnnAddsGetWorkspaceSize, aclnn.aclnnAdds, stream, x.tensor, true, true, out.tensor)
+    run_op(aclnn.aclnnAddsGetWorkspaceSize, aclnn.aclnnAdds, stream, x.handle, true, true, out.handle)
     check(out, np.ones(4, np.int32))
 
 
@@ -111,31 +111,31 @@ def test_inplace_adds(stream: int) -> None:
     """aclnnInplaceAdds updates selfRef; an empty selfRef launches nothing."""
     a = np.linspace(-3, 3, 77, dtype=np.float32)
     x = to_device(a, D.DT_FLOAT)
-    run_op(aclnn.aclnnInplaceAddsGetWorkspaceSize, aclnn.aclnnInplaceAdds, stream, x.tensor, scalar(1.5, D.DT_FLOAT),
+    run_op(aclnn.aclnnInplaceAddsGetWorkspaceSize, aclnn.aclnnInplaceAdds, stream, x.handle, scalar(1.5, D.DT_FLOAT),
            scalar(2.0, D.DT_FLOAT))  # fmt: skip
     check(x, wide(a) + 3.0)
     empty = to_device(np.zeros((0,), np.float32), D.DT_FLOAT)
-    ws, executor, ret = aclnn.aclnnInplaceAddsGetWorkspaceSize(empty.tensor, scalar(1, D.DT_INT64),
+    ws, executor, ret = aclnn.aclnnInplaceAddsGetWorkspaceSize(empty.handle, scalar(1, D.DT_INT64),
                                                                scalar(1, D.DT_INT64))  # fmt: skip
     assert (ws, ret) == (0, 0) and not executor.launchers
 
 
 def test_adds_errors(stream: int) -> None:
     """Nulls are 161001; unsupported self, castability, alpha, shape and rank problems are 161002."""
-    x = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).tensor
+    x = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).handle
     other, alpha = scalar(1, D.DT_INT32), scalar(1, D.DT_INT64)
     phase1 = aclnn.aclnnAddsGetWorkspaceSize
     for args in ((None, other, alpha, x), (x, None, alpha, x), (x, other, None, x), (x, other, alpha, None)):
         assert status(phase1, *args) == NULLPTR
-    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).tensor
+    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).handle
     assert status(phase1, u16, other, alpha, u16) == INVALID  # self dtype
     assert status(phase1, x, scalar(0.5, D.DT_FLOAT), alpha, x) == INVALID  # float32 result into int32 out
     assert status(phase1, x, other, scalar(0.5, D.DT_FLOAT), x) == INVALID  # float alpha, int32 promote
-    b = to_device(np.zeros((2, 3), bool), D.DT_BOOL).tensor
+    b = to_device(np.zeros((2, 3), bool), D.DT_BOOL).handle
     assert status(phase1, b, scalar(True, D.DT_BOOL), scalar(1.0, D.DT_FLOAT), b) == INVALID  # bool promote
     assert status(phase1, b, scalar(2, D.DT_UINT16), alpha, b) == INVALID  # bool with uint16: no promoted dtype
-    assert status(phase1, x, other, alpha, to_device(np.zeros((6,), np.int32), D.DT_INT32).tensor) == INVALID
-    nine = to_device(np.zeros((1,) * 9, np.int32), D.DT_INT32).tensor
+    assert status(phase1, x, other, alpha, to_device(np.zeros((6,), np.int32), D.DT_INT32).handle) == INVALID
+    nine = to_device(np.zeros((1,) * 9, np.int32), D.DT_INT32).handle
     assert status(phase1, nine, other, alpha, nine) == INVALID
     inplace = aclnn.aclnnInplaceAddsGetWorkspaceSize
     for args in ((None, other, alpha), (x, None, alpha), (x, other, None)):

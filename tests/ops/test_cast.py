@@ -57,7 +57,7 @@ def _cast(stream: int, a: np.ndarray, src: int, dst: int, *, strided: bool = Fal
     x, out = to_device(a, src, strided=strided), empty_out(a.shape, dst, strided=strided)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)  # complex -> real keeps the real part
-        run_op(aclnn.aclnnCastGetWorkspaceSize, aclnn.aclnnCast, stream, x.tensor, dst, out.tensor)
+        run_op(aclnn.aclnnCastGetWorkspaceSize, aclnn.aclnnCast, stream, x.handle, dst, out.handle)
     check(out, cast_golden(a, np_dtype(dst)))
 
 
@@ -89,7 +89,7 @@ def test_cast_dispatch(stream: int) -> None:
     for dst, engine in ((D.DT_FLOAT16, "Cast"), (D.DT_DOUBLE, "Cast(AI CPU)"), (D.DT_FLOAT, "TensorMove")):
         assert (dst in AICORE_PAIRS[D.DT_FLOAT]) == (engine == "Cast")
         out = empty_out((6,), dst)
-        _, executor, ret = aclnn.aclnnCastGetWorkspaceSize(x.tensor, dst, out.tensor)
+        _, executor, ret = aclnn.aclnnCastGetWorkspaceSize(x.handle, dst, out.handle)
         assert ret == 0
         assert [launcher.name for launcher in executor.launchers] == [engine]
         assert aclnn.aclDestroyAclOpExecutor(executor) == 0
@@ -107,21 +107,21 @@ def test_cast_special_values(stream: int) -> None:
 def test_cast_empty(stream: int) -> None:
     """An empty self returns workspace 0 and launches nothing."""
     x, out = to_device(np.zeros((2, 0), np.float32), D.DT_FLOAT), empty_out((2, 0), D.DT_INT8)
-    ws, executor, ret = aclnn.aclnnCastGetWorkspaceSize(x.tensor, D.DT_INT8, out.tensor)
+    ws, executor, ret = aclnn.aclnnCastGetWorkspaceSize(x.handle, D.DT_INT8, out.handle)
     assert (ws, ret) == (0, 0) and not executor.launchers
 
 
 def test_cast_errors(stream: int) -> None:
     """Nulls are 161001; unsupported dtypes, rank and shape are 161002; an out of another dtype is 561103."""
-    x, out = to_device(np.zeros((2, 3), np.float32), D.DT_FLOAT).tensor, empty_out((2, 3), D.DT_FLOAT16).tensor
+    x, out = to_device(np.zeros((2, 3), np.float32), D.DT_FLOAT).handle, empty_out((2, 3), D.DT_FLOAT16).handle
     phase1 = aclnn.aclnnCastGetWorkspaceSize
     assert status(phase1, None, D.DT_FLOAT16, out) == NULLPTR
     assert status(phase1, x, D.DT_FLOAT16, None) == NULLPTR
-    fp8 = to_device(np.zeros((2, 3), np_dtype(D.DT_FLOAT8_E4M3FN)), D.DT_FLOAT8_E4M3FN).tensor
+    fp8 = to_device(np.zeros((2, 3), np_dtype(D.DT_FLOAT8_E4M3FN)), D.DT_FLOAT8_E4M3FN).handle
     assert status(phase1, fp8, D.DT_FLOAT16, out) == INVALID  # self dtype (no FP8 on A2)
     assert status(phase1, x, aclnn.ACL_FLOAT8_E5M2, out) == INVALID  # target dtype
     assert status(phase1, x, aclnn.ACL_DT_UNDEFINED, out) == INVALID
-    nine = to_device(np.zeros((1,) * 9, np.float32), D.DT_FLOAT).tensor
+    nine = to_device(np.zeros((1,) * 9, np.float32), D.DT_FLOAT).handle
     assert status(phase1, nine, D.DT_FLOAT16, nine) == INVALID
-    assert status(phase1, x, D.DT_FLOAT16, empty_out((3, 2), D.DT_FLOAT16).tensor) == INVALID
+    assert status(phase1, x, D.DT_FLOAT16, empty_out((3, 2), D.DT_FLOAT16).handle) == INVALID
     assert status(phase1, x, D.DT_INT32, out) == INNER_NULLPTR  # ViewCopy of int32 into a float16 out

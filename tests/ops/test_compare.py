@@ -58,7 +58,7 @@ def test_eq_tensor_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None
     a, b = _values(dtype, self_shape, rng), _values(dtype, other_shape, rng)
     x, y = to_device(a, dtype, strided=strided), to_device(b, dtype, strided=strided)
     out = empty_out(np.broadcast_shapes(self_shape, other_shape), D.DT_BOOL, strided=strided)
-    run_op(aclnn.aclnnEqTensorGetWorkspaceSize, aclnn.aclnnEqTensor, stream, x.tensor, y.tensor, out.tensor)
+    run_op(aclnn.aclnnEqTensorGetWorkspaceSize, aclnn.aclnnEqTensor, stream, x.handle, y.handle, out.handle)
     check(out, np.equal(a, b))
 
 
@@ -77,7 +77,7 @@ def test_eq_tensor_promotion_and_out(stream: int, self_dtype: int, other_dtype: 
     rng = np.random.default_rng(42)
     a, b = _values(self_dtype, (3, 50), rng), _values(other_dtype, (50,), rng)
     x, y, out = to_device(a, self_dtype), to_device(b, other_dtype), empty_out((3, 50), out_dtype)
-    run_op(aclnn.aclnnEqTensorGetWorkspaceSize, aclnn.aclnnEqTensor, stream, x.tensor, y.tensor, out.tensor)
+    run_op(aclnn.aclnnEqTensorGetWorkspaceSize, aclnn.aclnnEqTensor, stream, x.handle, y.handle, out.handle)
     check(out, np.equal(a, b).astype(np_dtype(out_dtype)))
 
 
@@ -86,24 +86,24 @@ def test_inplace_eq_tensor(stream: int) -> None:
     a = np.array([[1.0, 2.0, 3.0], [4.0, 2.0, np.nan]], np.float32)
     b = np.array([4.0, 2.0, np.nan], np.float32)
     x, y = to_device(a, D.DT_FLOAT), to_device(b, D.DT_FLOAT)
-    run_op(aclnn.aclnnInplaceEqTensorGetWorkspaceSize, aclnn.aclnnInplaceEqTensor, stream, x.tensor, y.tensor)
+    run_op(aclnn.aclnnInplaceEqTensorGetWorkspaceSize, aclnn.aclnnInplaceEqTensor, stream, x.handle, y.handle)
     check(x, np.equal(a, b).astype(np.float32))
 
 
 def test_eq_tensor_errors(stream: int) -> None:
     """Nulls are 161001; out dtype, promotion, rank, broadcast and out shape are 161002."""
-    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).tensor  # noqa: E731
-    x, y, out = f32((2, 3)), f32((3,)), to_device(np.zeros((2, 3), bool), D.DT_BOOL).tensor
+    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).handle  # noqa: E731
+    x, y, out = f32((2, 3)), f32((3,)), to_device(np.zeros((2, 3), bool), D.DT_BOOL).handle
     phase1 = aclnn.aclnnEqTensorGetWorkspaceSize
     for args in ((None, y, out), (x, None, out), (x, y, None)):
         assert status(phase1, *args) == NULLPTR
-    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).tensor
+    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).handle
     assert status(phase1, x, y, u16) == INVALID  # out dtype
     assert status(phase1, u16, u16, out) == INVALID  # promoted uint16 is not in the list
     assert status(phase1, x, f32((2,)), out) == INVALID
-    assert status(phase1, x, y, to_device(np.zeros((3, 2), bool), D.DT_BOOL).tensor) == INVALID
+    assert status(phase1, x, y, to_device(np.zeros((3, 2), bool), D.DT_BOOL).handle) == INVALID
     nine = f32((1,) * 9)
-    assert status(phase1, nine, nine, to_device(np.zeros((1,) * 9, bool), D.DT_BOOL).tensor) == INVALID
+    assert status(phase1, nine, nine, to_device(np.zeros((1,) * 9, bool), D.DT_BOOL).handle) == INVALID
     inplace = aclnn.aclnnInplaceEqTensorGetWorkspaceSize
     assert status(inplace, None, y) == NULLPTR
     assert status(inplace, x, None) == NULLPTR
@@ -122,7 +122,7 @@ def test_gt_tensor_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None
     a, b = _values(dtype, self_shape, rng), _values(dtype, other_shape, rng)
     x, y = to_device(a, dtype, strided=strided), to_device(b, dtype, strided=strided)
     out = empty_out(np.broadcast_shapes(self_shape, other_shape), D.DT_BOOL, strided=strided)
-    run_op(aclnn.aclnnGtTensorGetWorkspaceSize, aclnn.aclnnGtTensor, stream, x.tensor, y.tensor, out.tensor)
+    run_op(aclnn.aclnnGtTensorGetWorkspaceSize, aclnn.aclnnGtTensor, stream, x.handle, y.handle, out.handle)
     check(out, np.greater(a, b))
 
 
@@ -131,29 +131,29 @@ def test_gt_tensor_mixed_and_inplace(stream: int) -> None:
     rng = np.random.default_rng(44)
     a, b = _values(D.DT_INT8, (4, 17), rng), rng.uniform(-2, 2, (17,)).astype(np.float32)
     x, y, out = to_device(a, D.DT_INT8), to_device(b, D.DT_FLOAT), empty_out((4, 17), D.DT_INT32)
-    run_op(aclnn.aclnnGtTensorGetWorkspaceSize, aclnn.aclnnGtTensor, stream, x.tensor, y.tensor, out.tensor)
+    run_op(aclnn.aclnnGtTensorGetWorkspaceSize, aclnn.aclnnGtTensor, stream, x.handle, y.handle, out.handle)
     check(out, (a > b).astype(np.int32))
     c = rng.uniform(-2, 2, (4, 17)).astype(np.float16)
     z = to_device(c, D.DT_FLOAT16)
-    run_op(aclnn.aclnnInplaceGtTensorGetWorkspaceSize, aclnn.aclnnInplaceGtTensor, stream, z.tensor, y.tensor)
+    run_op(aclnn.aclnnInplaceGtTensorGetWorkspaceSize, aclnn.aclnnInplaceGtTensor, stream, z.handle, y.handle)
     check(z, (c.astype(np.float32) > b).astype(np.float16))
 
 
 def test_gt_tensor_errors(stream: int) -> None:
     """Nulls are 161001; out dtype, promotion (undefined or complex), rank, broadcast and shape are 161002."""
-    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).tensor  # noqa: E731
-    b8 = lambda shape: to_device(np.zeros(shape, bool), D.DT_BOOL).tensor  # noqa: E731
+    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).handle  # noqa: E731
+    b8 = lambda shape: to_device(np.zeros(shape, bool), D.DT_BOOL).handle  # noqa: E731
     x, y, out = f32((2, 3)), f32((3,)), b8((2, 3))
     phase1 = aclnn.aclnnGtTensorGetWorkspaceSize
     for args in ((None, y, out), (x, None, out), (x, y, None)):
         assert status(phase1, *args) == NULLPTR
     storage = to_device(np.zeros(6, np.uint8), D.DT_UINT8)
-    int4 = aclnn.aclCreateTensor([2, 3], 2, ACL_INT4, [3, 1], 0, aclnn.ACL_FORMAT_ND, [6], 1, storage.ptr)
+    int4 = aclnn.aclCreateTensor([2, 3], 2, ACL_INT4, [3, 1], 0, aclnn.ACL_FORMAT_ND, [6], 1, storage.addr)
     assert status(phase1, x, y, int4) == INVALID  # out dtype
-    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).tensor
-    i32 = to_device(np.zeros((3,), np.int32), D.DT_INT32).tensor
+    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).handle
+    i32 = to_device(np.zeros((3,), np.int32), D.DT_INT32).handle
     assert status(phase1, u16, i32, out) == INVALID  # uint16 with int32: no promoted dtype
-    c64 = to_device(np.zeros((2, 3), np.complex64), D.DT_COMPLEX64).tensor
+    c64 = to_device(np.zeros((2, 3), np.complex64), D.DT_COMPLEX64).handle
     assert status(phase1, c64, y, out) == INVALID  # complex64 is not in the list
     assert status(phase1, x, f32((2,)), out) == INVALID
     assert status(phase1, x, y, b8((3, 2))) == INVALID
@@ -187,8 +187,8 @@ def test_gt_scalar_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None
     value, value_dtype = _scalar_for(dtype)
     strided = case == "strided"
     x, out = to_device(a, dtype, strided=strided), empty_out(shape, D.DT_BOOL, strided=strided)
-    run_op(aclnn.aclnnGtScalarGetWorkspaceSize, aclnn.aclnnGtScalar, stream, x.tensor, scalar(value, value_dtype),
-           out.tensor)  # fmt: skip
+    run_op(aclnn.aclnnGtScalarGetWorkspaceSize, aclnn.aclnnGtScalar, stream, x.handle, scalar(value, value_dtype),
+           out.handle)  # fmt: skip
     check(out, a.astype(np.float64) > value if dtype != D.DT_BOOL else a > value)
 
 
@@ -207,8 +207,8 @@ def test_gt_scalar_double_keeps_self_dtype(stream: int, dtype: int, value: float
     values = np.array([-1.0, 0.0, 1e-10, 0.0999, 0.1, 0.10009765625, 0.2, 0.25, 0.3], np.float64)
     a = values.astype(np_dtype(dtype))
     x, out = to_device(a, dtype), empty_out(a.shape, D.DT_BOOL)
-    run_op(aclnn.aclnnGtScalarGetWorkspaceSize, aclnn.aclnnGtScalar, stream, x.tensor, scalar(value, D.DT_DOUBLE),
-           out.tensor)  # fmt: skip
+    run_op(aclnn.aclnnGtScalarGetWorkspaceSize, aclnn.aclnnGtScalar, stream, x.handle, scalar(value, D.DT_DOUBLE),
+           out.handle)  # fmt: skip
     check(out, a.astype(np.float64) > golden_value)
 
 
@@ -216,28 +216,28 @@ def test_inplace_gt_scalar(stream: int) -> None:
     """aclnnInplaceGtScalar writes 1 / 0 into an int64 selfRef."""
     a = np.arange(-5, 6, dtype=np.int64)
     x = to_device(a, D.DT_INT64)
-    run_op(aclnn.aclnnInplaceGtScalarGetWorkspaceSize, aclnn.aclnnInplaceGtScalar, stream, x.tensor,
+    run_op(aclnn.aclnnInplaceGtScalarGetWorkspaceSize, aclnn.aclnnInplaceGtScalar, stream, x.handle,
            scalar(1, D.DT_INT8))  # fmt: skip
     check(x, (a > 1).astype(np.int64))
 
 
 def test_gt_scalar_errors(stream: int) -> None:
     """Nulls are 161001; self / scalar / out dtypes, promotion, rank and shape are 161002."""
-    x, out = to_device(np.zeros((2, 3), np.float32), D.DT_FLOAT).tensor, empty_out((2, 3), D.DT_BOOL).tensor
+    x, out = to_device(np.zeros((2, 3), np.float32), D.DT_FLOAT).handle, empty_out((2, 3), D.DT_BOOL).handle
     one = scalar(1, D.DT_INT32)
     phase1 = aclnn.aclnnGtScalarGetWorkspaceSize
     for args in ((None, one, out), (x, None, out), (x, one, None)):
         assert status(phase1, *args) == NULLPTR
-    c64 = to_device(np.zeros((2, 3), np.complex64), D.DT_COMPLEX64).tensor
+    c64 = to_device(np.zeros((2, 3), np.complex64), D.DT_COMPLEX64).handle
     assert status(phase1, c64, one, out) == INVALID  # self dtype
     assert status(phase1, x, scalar(1, D.DT_COMPLEX64), out) == INVALID  # scalar dtype
     storage = to_device(np.zeros(6, np.uint8), D.DT_UINT8)
-    int4 = aclnn.aclCreateTensor([2, 3], 2, ACL_INT4, [3, 1], 0, aclnn.ACL_FORMAT_ND, [6], 1, storage.ptr)
+    int4 = aclnn.aclCreateTensor([2, 3], 2, ACL_INT4, [3, 1], 0, aclnn.ACL_FORMAT_ND, [6], 1, storage.addr)
     assert status(phase1, x, one, int4) == INVALID  # out dtype
-    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).tensor
+    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).handle
     assert status(phase1, u16, one, out) == INVALID  # uint16 with int32: no promoted dtype
-    assert status(phase1, x, one, empty_out((3, 2), D.DT_BOOL).tensor) == INVALID
-    nine = to_device(np.zeros((1,) * 9, np.float32), D.DT_FLOAT).tensor
-    assert status(phase1, nine, one, empty_out((1,) * 9, D.DT_BOOL).tensor) == INVALID
+    assert status(phase1, x, one, empty_out((3, 2), D.DT_BOOL).handle) == INVALID
+    nine = to_device(np.zeros((1,) * 9, np.float32), D.DT_FLOAT).handle
+    assert status(phase1, nine, one, empty_out((1,) * 9, D.DT_BOOL).handle) == INVALID
     assert status(aclnn.aclnnInplaceGtScalarGetWorkspaceSize, None, one) == NULLPTR
     assert status(aclnn.aclnnInplaceGtScalarGetWorkspaceSize, x, None) == NULLPTR

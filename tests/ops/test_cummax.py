@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from device_helpers import DeviceTensor, device_tensor
+from device_helpers import device_tensor
 
-from emulator import acl, aclnn
+from emulator import acl, aclnn, npu
 from emulator.meta.dtypes import numpy_dtype
 from emulator.testing.precision import assert_precision
 
@@ -53,7 +53,7 @@ def random_array(shape: Sequence[int], acl_dtype: int, seed: int = 0, high: int 
     return rng.uniform(-5, 5, shape).astype(dtype)
 
 
-def zeros(shape: Sequence[int], acl_dtype: int) -> DeviceTensor:
+def zeros(shape: Sequence[int], acl_dtype: int) -> npu.Tensor:
     return device_tensor(np.zeros(shape, np_dtype(acl_dtype)), acl_dtype)
 
 
@@ -91,12 +91,12 @@ def golden_cummax(x: np.ndarray, axis: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def cummax(
-    stream: int, x: DeviceTensor, dim: int, values: DeviceTensor | None, indices: DeviceTensor | None
+    stream: int, x: npu.Tensor, dim: int, values: npu.Tensor | None, indices: npu.Tensor | None
 ) -> tuple[int, Any]:
     """Both phases of aclnnCummax; (phase-1 status, executor)."""
-    ws, executor, ret = A.aclnnCummaxGetWorkspaceSize(x.tensor if x is not None else None, dim,
-                                                      values.tensor if values is not None else None,
-                                                      indices.tensor if indices is not None else None)  # fmt: skip
+    ws, executor, ret = A.aclnnCummaxGetWorkspaceSize(x.handle if x is not None else None, dim,
+                                                      values.handle if values is not None else None,
+                                                      indices.handle if indices is not None else None)  # fmt: skip
     if ret == 0:
         assert run(A.aclnnCummax, ws, executor, stream) == 0
     return ret, executor
@@ -114,8 +114,8 @@ def test_cummax_every_dtype(stream: int, dtype: int, indices_dtype: int) -> None
     assert "Cummax(AI CPU)" in kernels
     assert kernels[0] == ("Cast" if dtype == BOOL else "Cummax(AI CPU)")
     golden_values, golden_indices = golden_cummax(host, 1)
-    assert_exact(values.read(), golden_values)
-    assert_exact(indices.read(), golden_indices)
+    assert_exact(values.storage(), golden_values)
+    assert_exact(indices.storage(), golden_indices)
 
 
 @pytest.mark.parametrize(
@@ -130,8 +130,8 @@ def test_cummax_shapes(stream: int, shape: tuple, dim: int) -> None:
     assert cummax(stream, device_tensor(host, I32), dim, values, indices)[0] == 0
     axis = dim % len(shape)
     expected = np.maximum.accumulate(host, axis=axis)
-    assert_exact(values.read(), expected)
-    got = indices.read()
+    assert_exact(values.storage(), expected)
+    got = indices.storage()
     assert_exact(np.take_along_axis(host, got, axis=axis), expected)  # each index points at its value
     if host.size <= 1000:
         assert_exact(got, golden_cummax(host, axis)[1])
@@ -144,9 +144,9 @@ def test_cummax_ties_and_nan(stream: int) -> None:
     values, indices = zeros(host.shape, F32), zeros(host.shape, I64)
     assert cummax(stream, device_tensor(host, F32), 1, values, indices)[0] == 0
     golden_values, golden_indices = golden_cummax(host, 1)
-    assert_exact(values.read(), golden_values)
-    assert_exact(indices.read(), golden_indices)
-    np.testing.assert_array_equal(indices.read(), [[0, 1, 2, 2, 4, 4, 6, 6], [0, 1, 2, 3, 4, 5, 6, 6]])
+    assert_exact(values.storage(), golden_values)
+    assert_exact(indices.storage(), golden_indices)
+    np.testing.assert_array_equal(indices.storage(), [[0, 1, 2, 2, 4, 4, 6, 6], [0, 1, 2, 3, 4, 5, 6, 6]])
 
 
 @pytest.mark.parametrize(
@@ -164,8 +164,8 @@ def test_cummax_values_cast_to_out_dtype(stream: int, dtype: int, values_dtype: 
         golden_values = golden_values != 0
     elif out_dtype.kind == "i":
         golden_values = np.trunc(golden_values).astype(out_dtype)
-    assert_exact(values.read(), golden_values)
-    assert_exact(indices.read(), golden_indices)
+    assert_exact(values.storage(), golden_values)
+    assert_exact(indices.storage(), golden_indices)
 
 
 def test_cummax_strided_self(stream: int) -> None:
@@ -178,14 +178,14 @@ def test_cummax_strided_self(stream: int) -> None:
     assert [launcher.name for launcher in executor.launchers][:2] == ["AsStrided", "Cummax(AI CPU)"]
     view = np.lib.stride_tricks.as_strided(storage.reshape(-1)[1:], (4, 5), (96, 16)).copy()
     golden_values, golden_indices = golden_cummax(view, 1)
-    assert_exact(values.read(), golden_values)
-    assert_exact(indices.read(), golden_indices)
+    assert_exact(values.storage(), golden_values)
+    assert_exact(indices.storage(), golden_indices)
 
 
 def test_cummax_empty(stream: int) -> None:
     """An empty self succeeds with no workspace and launches nothing."""
     x, values, indices = zeros((3, 0), F32), zeros((3, 0), F32), zeros((3, 0), I64)
-    ws, executor, ret = A.aclnnCummaxGetWorkspaceSize(x.tensor, 1, values.tensor, indices.tensor)
+    ws, executor, ret = A.aclnnCummaxGetWorkspaceSize(x.handle, 1, values.handle, indices.handle)
     assert (ws, ret) == (0, 0)
     assert executor.launchers == []
     assert run(A.aclnnCummax, ws, executor, stream) == 0
@@ -215,14 +215,14 @@ def test_cummax_invalid(stream: int, shape: tuple, dtype: int, dim: int, values_
     x = device_tensor(np.zeros(shape, np.float64), dtype)
     values = device_tensor(np.zeros(values_shape, np.float64), values_dtype)
     indices = device_tensor(np.zeros(indices_shape, np.float64), indices_dtype)
-    assert A.aclnnCummaxGetWorkspaceSize(x.tensor, dim, values.tensor, indices.tensor) == (0, None, INVALID)
+    assert A.aclnnCummaxGetWorkspaceSize(x.handle, dim, values.handle, indices.handle) == (0, None, INVALID)
 
 
 # -- aclnnSearchSorted (extra cases for the existing op) ---------------------------------------
-def search_sorted(stream: int, seq: DeviceTensor, x: DeviceTensor, out_int32: bool, right: bool,
-                  sorter: DeviceTensor | None, out: DeviceTensor) -> int:  # fmt: skip
-    ws, executor, ret = A.aclnnSearchSortedGetWorkspaceSize(seq.tensor, x.tensor, out_int32, right,
-                                                            sorter.tensor if sorter else None, out.tensor)  # fmt: skip
+def search_sorted(stream: int, seq: npu.Tensor, x: npu.Tensor, out_int32: bool, right: bool,
+                  sorter: npu.Tensor | None, out: npu.Tensor) -> int:  # fmt: skip
+    ws, executor, ret = A.aclnnSearchSortedGetWorkspaceSize(seq.handle, x.handle, out_int32, right,
+                                                            sorter.handle if sorter else None, out.handle)  # fmt: skip
     if ret == 0:
         assert run(A.aclnnSearchSorted, ws, executor, stream) == 0
     return ret
@@ -236,7 +236,7 @@ def test_search_sorted_every_dtype(stream: int, dtype: int, right: bool) -> None
     values = random_array((5, 7), dtype, seed=7, high=25)
     out = zeros(values.shape, I64)
     assert search_sorted(stream, device_tensor(seq, dtype), device_tensor(values, dtype), False, right, None, out) == 0
-    assert_exact(out.read(), np.searchsorted(seq, values, side="right" if right else "left"))
+    assert_exact(out.storage(), np.searchsorted(seq, values, side="right" if right else "left"))
 
 
 def test_search_sorted_rows_sorter_and_int32(stream: int) -> None:
@@ -251,7 +251,7 @@ def test_search_sorted_rows_sorter_and_int32(stream: int) -> None:
     assert ret == 0
     ordered = np.take_along_axis(seq, sorter, axis=-1)
     golden = np.stack([np.searchsorted(ordered[i], values[i], side="right") for i in range(3)])
-    assert_exact(out.read(), golden)
+    assert_exact(out.storage(), golden)
 
 
 def test_search_sorted_scalar_self(stream: int) -> None:
@@ -260,22 +260,22 @@ def test_search_sorted_scalar_self(stream: int) -> None:
     out = zeros((), I64)
     assert search_sorted(stream, device_tensor(seq, F64), device_tensor(np.array(3.0), F64), False, False, None,
                          out) == 0  # fmt: skip
-    assert_exact(out.read(), np.array(2))
+    assert_exact(out.storage(), np.array(2))
 
 
 def test_search_sorted_empty_sequence_zero_fills(stream: int) -> None:
     """An empty sortedSequence fills out with zeros (ZerosLike)."""
     out = device_tensor(np.full((3,), 7, np.int64), I64)
     assert search_sorted(stream, zeros((0,), F32), zeros((3,), F32), False, False, None, out) == 0
-    assert_exact(out.read(), np.zeros(3))
+    assert_exact(out.storage(), np.zeros(3))
 
 
 def test_search_sorted_errors(stream: int) -> None:
     """Null sequence / self / out are 161001; a bad dtype, out dtype, sorter dtype or shape are 161002."""
     seq, x, out = zeros((4,), F32), zeros((3,), F32), zeros((3,), I64)
-    assert A.aclnnSearchSortedGetWorkspaceSize(None, x.tensor, False, False, None, out.tensor)[2] == NULLPTR
-    assert A.aclnnSearchSortedGetWorkspaceSize(seq.tensor, None, False, False, None, out.tensor)[2] == NULLPTR
-    assert A.aclnnSearchSortedGetWorkspaceSize(seq.tensor, x.tensor, False, False, None, None)[2] == NULLPTR
+    assert A.aclnnSearchSortedGetWorkspaceSize(None, x.handle, False, False, None, out.handle)[2] == NULLPTR
+    assert A.aclnnSearchSortedGetWorkspaceSize(seq.handle, None, False, False, None, out.handle)[2] == NULLPTR
+    assert A.aclnnSearchSortedGetWorkspaceSize(seq.handle, x.handle, False, False, None, None)[2] == NULLPTR
     cases = [
         (zeros((4,), BOOL), x, False, None, out),
         (seq, x, True, None, out),
@@ -285,6 +285,6 @@ def test_search_sorted_errors(stream: int) -> None:
         (zeros((2, 4), F32), zeros((3, 3), F32), False, None, zeros((3, 3), I64)),
     ]
     for s, v, int32, sorter, o in cases:
-        ret = A.aclnnSearchSortedGetWorkspaceSize(s.tensor, v.tensor, int32, False, sorter.tensor if sorter else None,
-                                                  o.tensor)  # fmt: skip
+        ret = A.aclnnSearchSortedGetWorkspaceSize(s.handle, v.handle, int32, False, sorter.handle if sorter else None,
+                                                  o.handle)  # fmt: skip
         assert ret == (0, None, INVALID)

@@ -17,9 +17,9 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 import pytest
-from device_helpers import DeviceTensor, device_tensor
+from device_helpers import device_tensor
 
-from emulator import acl, aclnn
+from emulator import acl, aclnn, npu
 from emulator.meta.dtypes import numpy_dtype
 from emulator.testing.precision import assert_precision
 
@@ -103,15 +103,15 @@ def c_cast(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
     return values.astype(dtype)
 
 
-def zeros(shape: Sequence[int], acl_dtype: int) -> DeviceTensor:
+def zeros(shape: Sequence[int], acl_dtype: int) -> npu.Tensor:
     return device_tensor(np.zeros(shape, np_dtype(acl_dtype)), acl_dtype)
 
 
 # -- aclnnPermute ------------------------------------------------------------------------------
-def permute(stream: int, x: DeviceTensor, dims: Sequence[int], out: DeviceTensor) -> tuple[int, Any]:
+def permute(stream: int, x: npu.Tensor, dims: Sequence[int], out: npu.Tensor) -> tuple[int, Any]:
     """Both phases of aclnnPermute; (phase-1 status, executor)."""
-    ws, executor, ret = A.aclnnPermuteGetWorkspaceSize(x.tensor, A.aclCreateIntArray(list(dims), len(dims)),
-                                                       out.tensor)  # fmt: skip
+    ws, executor, ret = A.aclnnPermuteGetWorkspaceSize(x.handle, A.aclCreateIntArray(list(dims), len(dims)),
+                                                       out.handle)  # fmt: skip
     if ret == 0:
         assert run(A.aclnnPermute, ws, executor, stream) == 0
     return ret, executor
@@ -124,7 +124,7 @@ def test_permute_every_dtype(stream: int, dtype: int) -> None:
     out = zeros((5, 2, 3), dtype)
     ret, executor = permute(stream, device_tensor(host, dtype), (2, 0, 1), out)
     assert ret == 0
-    assert_exact(out.read(), host.transpose(2, 0, 1))
+    assert_exact(out.storage(), host.transpose(2, 0, 1))
     engine = "Transpose(AI CPU)" if dtype in (F64, C64, C128) else "Transpose"
     assert launched(executor) == [engine]
 
@@ -142,7 +142,7 @@ def test_permute_shapes(stream: int, shape: tuple[int, ...], dims: tuple[int, ..
     out = zeros(golden.shape, F32)
     ret, _ = permute(stream, device_tensor(host, F32), dims, out)
     assert ret == 0
-    assert_exact(out.read(), golden)
+    assert_exact(out.storage(), golden)
 
 
 def test_permute_strided_input(stream: int) -> None:
@@ -153,7 +153,7 @@ def test_permute_strided_input(stream: int) -> None:
     ret, executor = permute(stream, x, (1, 0), out)
     assert ret == 0
     assert launched(executor) == ["AsStrided", "Transpose"]
-    assert_exact(out.read(), strided_view(storage, (3, 4), (20, 2), 1).T)
+    assert_exact(out.storage(), strided_view(storage, (3, 4), (20, 2), 1).T)
 
 
 def test_permute_strided_output(stream: int) -> None:
@@ -165,7 +165,7 @@ def test_permute_strided_output(stream: int) -> None:
     assert ret == 0
     golden = storage.copy()
     golden[:, ::2][:, :2] = host.T
-    assert_exact(out.read(), golden)
+    assert_exact(out.storage(), golden)
 
 
 @pytest.mark.parametrize(
@@ -180,14 +180,14 @@ def test_permute_transpose_v2_path(stream: int, dtype: int, shape: tuple, dims: 
     ret, executor = permute(stream, device_tensor(host, dtype), dims, out)
     assert ret == 0
     assert launched(executor) == [kernel]
-    assert_exact(out.read(), np.transpose(host, dims))
+    assert_exact(out.storage(), np.transpose(host, dims))
 
 
 def test_permute_empty(stream: int) -> None:
     """An empty self with an empty out succeeds with no workspace and launches nothing."""
     x = zeros((0, 3), F32)
     out = device_tensor(np.full((3, 0), 7.0, np.float32), F32)
-    ws, executor, ret = A.aclnnPermuteGetWorkspaceSize(x.tensor, A.aclCreateIntArray([1, 0], 2), out.tensor)
+    ws, executor, ret = A.aclnnPermuteGetWorkspaceSize(x.handle, A.aclCreateIntArray([1, 0], 2), out.handle)
     assert (ws, ret) == (0, 0)
     assert launched(executor) == []
     assert run(A.aclnnPermute, ws, executor, stream) == 0
@@ -204,9 +204,9 @@ def test_permute_null_arguments(stream: int) -> None:
     """A null self, dims or out is 161001."""
     x, out = zeros((2, 3), F32), zeros((3, 2), F32)
     dims = A.aclCreateIntArray([1, 0], 2)
-    assert A.aclnnPermuteGetWorkspaceSize(None, dims, out.tensor)[2] == NULLPTR
-    assert A.aclnnPermuteGetWorkspaceSize(x.tensor, None, out.tensor)[2] == NULLPTR
-    assert A.aclnnPermuteGetWorkspaceSize(x.tensor, dims, None)[2] == NULLPTR
+    assert A.aclnnPermuteGetWorkspaceSize(None, dims, out.handle)[2] == NULLPTR
+    assert A.aclnnPermuteGetWorkspaceSize(x.handle, None, out.handle)[2] == NULLPTR
+    assert A.aclnnPermuteGetWorkspaceSize(x.handle, dims, None)[2] == NULLPTR
 
 
 @pytest.mark.parametrize(
@@ -223,14 +223,14 @@ def test_permute_invalid(stream: int, self_shape: tuple, self_dtype: int, out_sh
     """Unsupported or differing dtypes, wrong ranks, bad dims and a wrong out shape are 161002."""
     x = device_tensor(np.zeros(self_shape, np.float32), self_dtype)
     out = device_tensor(np.zeros(out_shape, np.float32), out_dtype)
-    ws, executor, ret = A.aclnnPermuteGetWorkspaceSize(x.tensor, A.aclCreateIntArray(list(dims), len(dims)),
-                                                       out.tensor)  # fmt: skip
+    ws, executor, ret = A.aclnnPermuteGetWorkspaceSize(x.handle, A.aclCreateIntArray(list(dims), len(dims)),
+                                                       out.handle)  # fmt: skip
     assert (ws, executor, ret) == (0, None, INVALID)
 
 
 # -- aclnnInplaceCopy --------------------------------------------------------------------------
-def inplace_copy(stream: int, dst: DeviceTensor, src: DeviceTensor) -> tuple[int, Any]:
-    ws, executor, ret = A.aclnnInplaceCopyGetWorkspaceSize(dst.tensor, src.tensor)
+def inplace_copy(stream: int, dst: npu.Tensor, src: npu.Tensor) -> tuple[int, Any]:
+    ws, executor, ret = A.aclnnInplaceCopyGetWorkspaceSize(dst.handle, src.handle)
     if ret == 0:
         assert run(A.aclnnInplaceCopy, ws, executor, stream) == 0
     return ret, executor
@@ -244,7 +244,7 @@ def test_copy_every_dtype(stream: int, dtype: int) -> None:
     ret, executor = inplace_copy(stream, dst, device_tensor(src, dtype))
     assert ret == 0
     assert launched(executor) == ["TensorMove"]
-    assert_exact(dst.read(), src)
+    assert_exact(dst.storage(), src)
 
 
 @pytest.mark.parametrize(
@@ -263,7 +263,7 @@ def test_copy_casts(stream: int, dst_dtype: int, src_dtype: int, engine: str) ->
     ret, executor = inplace_copy(stream, dst, device_tensor(src, src_dtype))
     assert ret == 0
     assert launched(executor)[0] == engine
-    assert_exact(dst.read(), c_cast(src, np_dtype(dst_dtype)))
+    assert_exact(dst.storage(), c_cast(src, np_dtype(dst_dtype)))
 
 
 @pytest.mark.parametrize(
@@ -279,7 +279,7 @@ def test_copy_broadcast(stream: int, dst_shape: tuple, src_shape: tuple, dtype: 
     ret, executor = inplace_copy(stream, dst, device_tensor(src, dtype))
     assert ret == 0
     assert launched(executor) == [engine]
-    assert_exact(dst.read(), np.broadcast_to(src, dst_shape))
+    assert_exact(dst.storage(), np.broadcast_to(src, dst_shape))
 
 
 @pytest.mark.parametrize(
@@ -291,7 +291,7 @@ def test_copy_shapes(stream: int, shape: tuple, dtype: int) -> None:
     src = random_array(shape, dtype, seed=8)
     dst = zeros(shape, dtype)
     assert inplace_copy(stream, dst, device_tensor(src, dtype))[0] == 0
-    assert_exact(dst.read(), src)
+    assert_exact(dst.storage(), src)
 
 
 def test_copy_strided_src_with_cast_and_broadcast(stream: int) -> None:
@@ -303,7 +303,7 @@ def test_copy_strided_src_with_cast_and_broadcast(stream: int) -> None:
     assert ret == 0
     assert launched(executor) == ["AsStrided", "Cast", "BroadcastTo"]
     golden = np.broadcast_to(strided_view(storage, (1, 4), (9, 2), 1), (3, 4)).astype(np.float32)
-    assert_exact(dst.read(), golden)
+    assert_exact(dst.storage(), golden)
 
 
 def test_copy_into_strided_self(stream: int) -> None:
@@ -314,13 +314,13 @@ def test_copy_into_strided_self(stream: int) -> None:
     assert inplace_copy(stream, dst, device_tensor(src, I32))[0] == 0
     golden = storage.copy()
     golden[:, ::2] = src
-    assert_exact(dst.read(), golden)
+    assert_exact(dst.storage(), golden)
 
 
 @pytest.mark.parametrize(("dst_shape", "src_shape"), [((0, 5), (5,)), ((2, 0), (2, 0)), ((3, 0), (1,))])
 def test_copy_empty(stream: int, dst_shape: tuple, src_shape: tuple) -> None:
     """An empty selfRef or src succeeds with no workspace and launches nothing."""
-    ws, executor, ret = A.aclnnInplaceCopyGetWorkspaceSize(zeros(dst_shape, F32).tensor, zeros(src_shape, F32).tensor)
+    ws, executor, ret = A.aclnnInplaceCopyGetWorkspaceSize(zeros(dst_shape, F32).handle, zeros(src_shape, F32).handle)
     assert (ws, ret) == (0, 0)
     assert launched(executor) == []
     assert run(A.aclnnInplaceCopy, ws, executor, stream) == 0
@@ -329,8 +329,8 @@ def test_copy_empty(stream: int, dst_shape: tuple, src_shape: tuple) -> None:
 def test_copy_null_arguments(stream: int) -> None:
     """A null selfRef or src is 161001."""
     t = zeros((2,), F32)
-    assert A.aclnnInplaceCopyGetWorkspaceSize(None, t.tensor)[2] == NULLPTR
-    assert A.aclnnInplaceCopyGetWorkspaceSize(t.tensor, None)[2] == NULLPTR
+    assert A.aclnnInplaceCopyGetWorkspaceSize(None, t.handle)[2] == NULLPTR
+    assert A.aclnnInplaceCopyGetWorkspaceSize(t.handle, None)[2] == NULLPTR
 
 
 @pytest.mark.parametrize(
@@ -343,7 +343,7 @@ def test_copy_invalid(stream: int, dst_shape: tuple, dst_dtype: int, src_shape: 
     """Unsupported dtypes, rank > 8 and a src that does not broadcast to exactly selfRef's shape are 161002."""
     dst = device_tensor(np.zeros(dst_shape, np.float32), dst_dtype)
     src = device_tensor(np.zeros(src_shape, np.float32), src_dtype)
-    assert A.aclnnInplaceCopyGetWorkspaceSize(dst.tensor, src.tensor) == (0, None, INVALID)
+    assert A.aclnnInplaceCopyGetWorkspaceSize(dst.handle, src.handle) == (0, None, INVALID)
 
 
 # -- aclnnInplaceFillScalar --------------------------------------------------------------------
@@ -354,9 +354,9 @@ FILL_CASES = [(F32, 2.5, F32), (I32, 7, I64), (I64, -9, I64), (F16, 1.25, F32), 
 FILL_AICPU = (F64, I16, U8, C64, C128)
 
 
-def fill(stream: int, dst: DeviceTensor, value: Any, value_dtype: int) -> tuple[int, Any]:
+def fill(stream: int, dst: npu.Tensor, value: Any, value_dtype: int) -> tuple[int, Any]:
     scalar = A.aclCreateScalar(value, value_dtype)
-    ws, executor, ret = A.aclnnInplaceFillScalarGetWorkspaceSize(dst.tensor, scalar)
+    ws, executor, ret = A.aclnnInplaceFillScalarGetWorkspaceSize(dst.handle, scalar)
     if ret == 0:
         assert run(A.aclnnInplaceFillScalar, ws, executor, stream) == 0
     return ret, executor
@@ -373,7 +373,7 @@ def test_fill_every_dtype(stream: int, dtype: int, value: Any, value_dtype: int)
     scalar = np.array(value).astype(np_dtype(value_dtype))
     if scalar.dtype.kind == "c" and np_dtype(dtype).kind != "c":
         scalar = scalar.real
-    assert_exact(dst.read(), np.full((3, 11), c_cast(scalar, np_dtype(dtype))))
+    assert_exact(dst.storage(), np.full((3, 11), c_cast(scalar, np_dtype(dtype))))
 
 
 @pytest.mark.parametrize("shape", [(), (1,), (13, 7), (100_000,)], ids=["0d", "one", "odd", "large"])
@@ -381,12 +381,12 @@ def test_fill_shapes(stream: int, shape: tuple) -> None:
     """A 0-d selfRef (filled through a [1] tensor), one element, odd sizes and 100 000 elements."""
     dst = device_tensor(random_array(shape, BF16), BF16)
     assert fill(stream, dst, -0.5, F32)[0] == 0
-    assert_exact(dst.read(), np.full(shape, -0.5, ml_dtypes.bfloat16))
+    assert_exact(dst.storage(), np.full(shape, -0.5, ml_dtypes.bfloat16))
 
 
 def test_fill_empty(stream: int) -> None:
     """An empty selfRef succeeds with no workspace and launches nothing."""
-    ws, executor, ret = A.aclnnInplaceFillScalarGetWorkspaceSize(zeros((4, 0), F32).tensor,
+    ws, executor, ret = A.aclnnInplaceFillScalarGetWorkspaceSize(zeros((4, 0), F32).handle,
                                                                  A.aclCreateScalar(1.0, F32))  # fmt: skip
     assert (ws, ret) == (0, 0)
     assert launched(executor) == []
@@ -399,13 +399,13 @@ def test_fill_strided_self(stream: int) -> None:
     assert fill(stream, dst, 42, I64)[0] == 0
     golden = storage.reshape(-1).copy()
     golden[[2, 3, 10, 11, 18, 19]] = 42
-    assert_exact(dst.read(), golden.reshape(5, 4))
+    assert_exact(dst.storage(), golden.reshape(5, 4))
 
 
 def test_fill_null_arguments(stream: int) -> None:
     """A null selfRef or value is 161001."""
     assert A.aclnnInplaceFillScalarGetWorkspaceSize(None, A.aclCreateScalar(1.0, F32))[2] == NULLPTR
-    assert A.aclnnInplaceFillScalarGetWorkspaceSize(zeros((2,), F32).tensor, None)[2] == NULLPTR
+    assert A.aclnnInplaceFillScalarGetWorkspaceSize(zeros((2,), F32).handle, None)[2] == NULLPTR
 
 
 @pytest.mark.parametrize(
@@ -418,12 +418,12 @@ def test_fill_invalid(stream: int, shape: tuple, dtype: int, value: Any, value_d
     """An unsupported dtype, a dtype pair PromoteType leaves undefined and rank > 8 are 161002."""
     dst = device_tensor(np.zeros(shape, np.float32), dtype)
     scalar = A.aclCreateScalar(value, value_dtype)
-    assert A.aclnnInplaceFillScalarGetWorkspaceSize(dst.tensor, scalar) == (0, None, INVALID)
+    assert A.aclnnInplaceFillScalarGetWorkspaceSize(dst.handle, scalar) == (0, None, INVALID)
 
 
 # -- aclnnInplaceZero --------------------------------------------------------------------------
-def zero(stream: int, dst: DeviceTensor) -> tuple[int, Any]:
-    ws, executor, ret = A.aclnnInplaceZeroGetWorkspaceSize(dst.tensor)
+def zero(stream: int, dst: npu.Tensor) -> tuple[int, Any]:
+    ws, executor, ret = A.aclnnInplaceZeroGetWorkspaceSize(dst.handle)
     if ret == 0:
         assert run(A.aclnnInplaceZero, ws, executor, stream) == 0
     return ret, executor
@@ -437,7 +437,7 @@ def test_zero_every_dtype(stream: int, dtype: int) -> None:
     assert ret == 0
     aicpu = dtype in (F64, I16, U16, C64, C128)
     assert launched(executor) == ["ZerosLike(AI CPU)" if aicpu else "ZerosLike"]
-    assert_exact(dst.read(), np.zeros((5, 7)))
+    assert_exact(dst.storage(), np.zeros((5, 7)))
 
 
 @pytest.mark.parametrize("shape", [(), (1,), (3, 17), (100_000,), (1,) * 9], ids=["0d", "one", "odd", "large", "9d"])
@@ -445,7 +445,7 @@ def test_zero_shapes(stream: int, shape: tuple) -> None:
     """0-d, one element, odd sizes, 100 000 elements and (no rank check on AI Core) a 9-D selfRef."""
     dst = device_tensor(random_array(shape, F32, seed=12), F32)
     assert zero(stream, dst)[0] == 0
-    assert_exact(dst.read(), np.zeros(shape))
+    assert_exact(dst.storage(), np.zeros(shape))
 
 
 def test_zero_9d_on_ai_cpu_fails_in_the_l0(stream: int) -> None:
@@ -455,7 +455,7 @@ def test_zero_9d_on_ai_cpu_fails_in_the_l0(stream: int) -> None:
 
 def test_zero_empty(stream: int) -> None:
     """An empty selfRef succeeds with no workspace and launches nothing."""
-    ws, executor, ret = A.aclnnInplaceZeroGetWorkspaceSize(zeros((0,), F16).tensor)
+    ws, executor, ret = A.aclnnInplaceZeroGetWorkspaceSize(zeros((0,), F16).handle)
     assert (ws, ret) == (0, 0)
     assert launched(executor) == []
 
@@ -467,21 +467,21 @@ def test_zero_strided_self(stream: int) -> None:
     assert zero(stream, dst)[0] == 0
     golden = storage.copy()
     golden[:, 0:4:2] = 0
-    assert_exact(dst.read(), golden)
+    assert_exact(dst.storage(), golden)
 
 
 @pytest.mark.parametrize("dtype", [U32, U64, A.ACL_COMPLEX32])
 def test_zero_invalid_dtype(stream: int, dtype: int) -> None:
     """uint32, uint64 and other unlisted dtypes are 161002; a null selfRef is 161001."""
     dst = device_tensor(np.zeros((2,), np.uint64), dtype)
-    assert A.aclnnInplaceZeroGetWorkspaceSize(dst.tensor) == (0, None, INVALID)
+    assert A.aclnnInplaceZeroGetWorkspaceSize(dst.handle) == (0, None, INVALID)
     assert A.aclnnInplaceZeroGetWorkspaceSize(None)[2] == NULLPTR
 
 
 # -- aclnnCat ----------------------------------------------------------------------------------
-def cat(stream: int, parts: Sequence[DeviceTensor | None], dim: int, out: DeviceTensor | None) -> tuple[int, Any]:
-    tensors = A.aclCreateTensorList([p.tensor if p is not None else None for p in parts], len(parts))
-    ws, executor, ret = A.aclnnCatGetWorkspaceSize(tensors, dim, out.tensor if out is not None else None)
+def cat(stream: int, parts: Sequence[npu.Tensor | None], dim: int, out: npu.Tensor | None) -> tuple[int, Any]:
+    tensors = A.aclCreateTensorList([p.handle if p is not None else None for p in parts], len(parts))
+    ws, executor, ret = A.aclnnCatGetWorkspaceSize(tensors, dim, out.handle if out is not None else None)
     if ret == 0:
         assert run(A.aclnnCat, ws, executor, stream) == 0
     return ret, executor
@@ -495,7 +495,7 @@ def test_cat_every_dtype(stream: int, dtype: int) -> None:
     ret, executor = cat(stream, [device_tensor(p, dtype) for p in parts], 1, out)
     assert ret == 0
     assert launched(executor) == ["ConcatD"]
-    assert_exact(out.read(), np.concatenate(parts, axis=1))
+    assert_exact(out.storage(), np.concatenate(parts, axis=1))
 
 
 @pytest.mark.parametrize(
@@ -512,7 +512,7 @@ def test_cat_promotes(stream: int, dtypes: tuple, out_dtype: int, kernels: list[
     assert ret == 0
     assert launched(executor) == kernels
     golden = np.concatenate([p.astype(np.float64) for p in parts], axis=0)
-    assert_exact(out.read(), golden)
+    assert_exact(out.storage(), golden)
 
 
 @pytest.mark.parametrize(
@@ -527,19 +527,20 @@ def test_cat_shapes(stream: int, shapes: list[tuple], dim: int) -> None:
     golden = np.concatenate(parts, axis=dim)
     out = zeros(golden.shape, I16)
     assert cat(stream, [device_tensor(p, I16) for p in parts], dim, out)[0] == 0
-    assert_exact(out.read(), golden)
+    assert_exact(out.storage(), golden)
 
 
 def test_cat_strided_input(stream: int) -> None:
     """A non-contiguous input (explicit strides) is made contiguous before ConcatD."""
     storage = random_array((6, 8), F32, seed=13)
     a = device_tensor(storage, F32, shape=(3, 4), strides=(16, 2), offset=1)
-    b = device_tensor(random_array((3, 2), F32, seed=14), F32)
+    b_host = random_array((3, 2), F32, seed=14)
+    b = device_tensor(b_host, F32)
     out = zeros((3, 6), F32)
     ret, executor = cat(stream, [a, b], 1, out)
     assert ret == 0
     assert launched(executor) == ["AsStrided", "ConcatD"]
-    assert_exact(out.read(), np.concatenate([strided_view(storage, (3, 4), (16, 2), 1), b.storage], axis=1))
+    assert_exact(out.storage(), np.concatenate([strided_view(storage, (3, 4), (16, 2), 1), b_host], axis=1))
 
 
 def test_cat_groups_of_32(stream: int) -> None:
@@ -550,7 +551,7 @@ def test_cat_groups_of_32(stream: int) -> None:
     ret, executor = cat(stream, [device_tensor(p, I32) for p in parts], 1, out)
     assert ret == 0
     assert launched(executor) == ["ConcatD"] * 4
-    assert_exact(out.read(), golden)
+    assert_exact(out.storage(), golden)
 
 
 def test_cat_concat_v2(stream: int) -> None:
@@ -561,7 +562,7 @@ def test_cat_concat_v2(stream: int) -> None:
     ret, executor = cat(stream, [device_tensor(p, F32) for p in parts], 0, out)
     assert ret == 0
     assert launched(executor) == ["ConcatDV2"]
-    assert_exact(out.read(), golden)
+    assert_exact(out.storage(), golden)
 
 
 def test_cat_drops_empty_tensors(stream: int) -> None:
@@ -571,7 +572,7 @@ def test_cat_drops_empty_tensors(stream: int) -> None:
     ret, executor = cat(stream, [zeros((0,), F16), zeros((2, 0), F16), device_tensor(b, F16)], 1, out)
     assert ret == 0
     assert launched(executor) == ["TensorMove"]
-    assert_exact(out.read(), b)
+    assert_exact(out.storage(), b)
 
 
 def test_cat_all_empty(stream: int) -> None:
@@ -588,7 +589,7 @@ def test_cat_all_empty(stream: int) -> None:
 def test_cat_null_arguments(stream: int) -> None:
     """A null list, a null element or a null out is 161001."""
     a = zeros((2,), F32)
-    assert A.aclnnCatGetWorkspaceSize(None, 0, zeros((2,), F32).tensor)[2] == NULLPTR
+    assert A.aclnnCatGetWorkspaceSize(None, 0, zeros((2,), F32).handle)[2] == NULLPTR
     assert cat(stream, [a, None], 0, zeros((4,), F32))[0] == NULLPTR
     assert cat(stream, [a], 0, None)[0] == NULLPTR
 

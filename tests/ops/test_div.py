@@ -55,7 +55,7 @@ def test_div_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None:
     a, b = random_values(dtype, self_shape, rng), random_values(dtype, other_shape, rng, nonzero=True)
     x, y = to_device(a, dtype, strided=strided), to_device(b, dtype, strided=strided)
     out = empty_out(np.broadcast_shapes(self_shape, other_shape), _true_div_out(dtype), strided=strided)
-    run_op(aclnn.aclnnDivGetWorkspaceSize, aclnn.aclnnDiv, stream, x.tensor, y.tensor, out.tensor)
+    run_op(aclnn.aclnnDivGetWorkspaceSize, aclnn.aclnnDiv, stream, x.handle, y.handle, out.handle)
     check(out, _div_golden(a, wide(b)))
 
 
@@ -77,7 +77,7 @@ def test_div_mixed_dtypes(stream: int, self_dtype: int, other_dtype: int, out_dt
     rng = np.random.default_rng(32)
     a, b = random_values(self_dtype, (6, 70), rng), random_values(other_dtype, (70,), rng, nonzero=True)
     x, y, out = to_device(a, self_dtype), to_device(b, other_dtype), empty_out((6, 70), out_dtype)
-    run_op(aclnn.aclnnDivGetWorkspaceSize, aclnn.aclnnDiv, stream, x.tensor, y.tensor, out.tensor)
+    run_op(aclnn.aclnnDivGetWorkspaceSize, aclnn.aclnnDiv, stream, x.handle, y.handle, out.handle)
     golden = _div_golden(a, wide(b))
     check(out, np.trunc(golden) if out_dtype == D.DT_INT32 else golden)
 
@@ -92,14 +92,14 @@ def test_inplace_div(stream: int, self_dtype: int, other_dtype: int) -> None:
     rng = np.random.default_rng(33)
     a, b = random_values(self_dtype, (5, 40), rng), random_values(other_dtype, (40,), rng, nonzero=True)
     x, y = to_device(a, self_dtype), to_device(b, other_dtype)
-    run_op(aclnn.aclnnInplaceDivGetWorkspaceSize, aclnn.aclnnInplaceDiv, stream, x.tensor, y.tensor)
+    run_op(aclnn.aclnnInplaceDivGetWorkspaceSize, aclnn.aclnnInplaceDiv, stream, x.handle, y.handle)
     golden = _div_golden(a, wide(b))
     check(x, golden if self_dtype in FLOATS else np.trunc(golden))
 
 
 def test_div_errors(stream: int) -> None:
     """Nulls are 161001; rank, broadcast, out shape, dtype, castability and private formats are 161002."""
-    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).tensor  # noqa: E731
+    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).handle  # noqa: E731
     x, y, out = f32((2, 3)), f32((3,)), f32((2, 3))
     phase1 = aclnn.aclnnDivGetWorkspaceSize
     for args in ((None, y, out), (x, None, out), (x, y, None)):
@@ -108,12 +108,12 @@ def test_div_errors(stream: int) -> None:
     assert status(phase1, nine, nine, nine) == INVALID
     assert status(phase1, x, f32((2,)), out) == INVALID
     assert status(phase1, x, y, f32((2, 1))) == INVALID
-    u32 = to_device(np.zeros((2, 3), np.uint32), D.DT_UINT32).tensor
+    u32 = to_device(np.zeros((2, 3), np.uint32), D.DT_UINT32).handle
     assert status(phase1, u32, y, out) == INVALID
-    i32 = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).tensor
+    i32 = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).handle
     assert status(phase1, x, y, i32) == INVALID  # float32 -> int32
     storage = to_device(np.zeros(6, np.float32), D.DT_FLOAT)
-    nz = aclnn.aclCreateTensor([2, 3], 2, D.DT_FLOAT, [3, 1], 0, ACL_FORMAT_FRACTAL_NZ, [6], 1, storage.ptr)
+    nz = aclnn.aclCreateTensor([2, 3], 2, D.DT_FLOAT, [3, 1], 0, ACL_FORMAT_FRACTAL_NZ, [6], 1, storage.addr)
     assert status(phase1, nz, y, out) == INVALID  # private storage format
     inplace = aclnn.aclnnInplaceDivGetWorkspaceSize
     assert status(inplace, None, y) == NULLPTR
@@ -142,7 +142,7 @@ def test_divs_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None:
     value, value_dtype = _scalar_for(dtype)
     strided = case == "strided"
     x, out = to_device(a, dtype, strided=strided), empty_out(shape, _true_div_out(dtype), strided=strided)
-    run_op(aclnn.aclnnDivsGetWorkspaceSize, aclnn.aclnnDivs, stream, x.tensor, scalar(value, value_dtype), out.tensor)
+    run_op(aclnn.aclnnDivsGetWorkspaceSize, aclnn.aclnnDivs, stream, x.handle, scalar(value, value_dtype), out.handle)
     check(out, _div_golden(a, float(value)))
 
 
@@ -164,7 +164,7 @@ def test_divs_compute_dtype(stream: int, dtype: int, value: float, value_dtype: 
     rng = np.random.default_rng(35)
     a = random_values(dtype, (257,), rng)
     x, out = to_device(a, dtype), empty_out((257,), out_dtype)
-    run_op(aclnn.aclnnDivsGetWorkspaceSize, aclnn.aclnnDivs, stream, x.tensor, scalar(value, value_dtype), out.tensor)
+    run_op(aclnn.aclnnDivsGetWorkspaceSize, aclnn.aclnnDivs, stream, x.handle, scalar(value, value_dtype), out.handle)
     golden = _div_golden(a, value)
     check(out, np.trunc(golden) if out_dtype in (D.DT_INT32, D.DT_INT8) else golden)
 
@@ -173,30 +173,30 @@ def test_inplace_divs(stream: int) -> None:
     """aclnnInplaceDivs divides selfRef in place; an empty selfRef launches nothing."""
     a = np.linspace(-8, 8, 99, dtype=np.float32)
     x = to_device(a, D.DT_FLOAT)
-    run_op(aclnn.aclnnInplaceDivsGetWorkspaceSize, aclnn.aclnnInplaceDivs, stream, x.tensor, scalar(4, D.DT_INT32))
+    run_op(aclnn.aclnnInplaceDivsGetWorkspaceSize, aclnn.aclnnInplaceDivs, stream, x.handle, scalar(4, D.DT_INT32))
     check(x, wide(a) / 4)
     empty = to_device(np.zeros((0, 2), np.float32), D.DT_FLOAT)
-    ws, executor, ret = aclnn.aclnnInplaceDivsGetWorkspaceSize(empty.tensor, scalar(2, D.DT_INT32))
+    ws, executor, ret = aclnn.aclnnInplaceDivsGetWorkspaceSize(empty.handle, scalar(2, D.DT_INT32))
     assert (ws, ret) == (0, 0) and not executor.launchers
 
 
 def test_divs_errors(stream: int) -> None:
     """Nulls are 161001; formats, scalar / self dtypes, rank, shape and self -> out castability are 161002."""
-    x = to_device(np.zeros((2, 3), np.float32), D.DT_FLOAT).tensor
+    x = to_device(np.zeros((2, 3), np.float32), D.DT_FLOAT).handle
     two = scalar(2, D.DT_INT32)
     phase1 = aclnn.aclnnDivsGetWorkspaceSize
     for args in ((None, two, x), (x, None, x), (x, two, None)):
         assert status(phase1, *args) == NULLPTR
     assert status(phase1, x, scalar(2, D.DT_UINT32), x) == INVALID  # the scalar's dtype is checked too
-    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).tensor
+    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).handle
     assert status(phase1, u16, two, x) == INVALID
-    nine = to_device(np.zeros((1,) * 9, np.float32), D.DT_FLOAT).tensor
+    nine = to_device(np.zeros((1,) * 9, np.float32), D.DT_FLOAT).handle
     assert status(phase1, nine, two, nine) == INVALID
-    assert status(phase1, x, two, to_device(np.zeros((3,), np.float32), D.DT_FLOAT).tensor) == INVALID
-    i32 = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).tensor
+    assert status(phase1, x, two, to_device(np.zeros((3,), np.float32), D.DT_FLOAT).handle) == INVALID
+    i32 = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).handle
     assert status(phase1, x, two, i32) == INVALID  # float32 self -> int32 out
     storage = to_device(np.zeros(6, np.float32), D.DT_FLOAT)
-    nz = aclnn.aclCreateTensor([2, 3], 2, D.DT_FLOAT, [3, 1], 0, ACL_FORMAT_FRACTAL_NZ, [6], 1, storage.ptr)
+    nz = aclnn.aclCreateTensor([2, 3], 2, D.DT_FLOAT, [3, 1], 0, ACL_FORMAT_FRACTAL_NZ, [6], 1, storage.addr)
     assert status(phase1, x, two, nz) == INVALID
     assert status(aclnn.aclnnInplaceDivsGetWorkspaceSize, None, two) == NULLPTR
     assert status(aclnn.aclnnInplaceDivsGetWorkspaceSize, x, None) == NULLPTR

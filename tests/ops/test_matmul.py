@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reduce_helpers import INVALID, NAME, NP, NULLPTR, Dev, Npu, check, values
+from reduce_helpers import INVALID, NAME, NP, NULLPTR, Npu, check, values
 
 from emulator import aclnn, process
+from emulator import npu as npu_layer
 from emulator.engine.tiling import PlatformInfo, TensorDesc, TilingContext
 from emulator.kernels.math.matmul import MatmulTilingData, matmul_tiling, to_hf32
 from emulator.meta.dtypes import DataType
@@ -35,13 +36,12 @@ CASES = {
 }
 
 
-def _operand(npu: Npu, x: np.ndarray, dtype: int, layout: str) -> Dev:
+def _operand(npu: Npu, x: np.ndarray, dtype: int, layout: str) -> npu_layer.Tensor:
     """``x`` on the device, dense, as the transpose view of its dense transpose, or as a strided view."""
     if layout == "transposed":
         dev = npu.tensor(np.ascontiguousarray(x.T), dtype)
         r, c = x.shape
-        view = A.aclCreateTensor([r, c], 2, dtype, [1, r], 0, A.ACL_FORMAT_ND, [c, r], 2, dev.ptr)
-        return Dev(view, dev.ptr, (c, r), (r, c), (1, r), 0, dev.dtype)
+        return dev.view((r, c), (1, r), 0)
     return npu.tensor(x, dtype, strided=layout == "strided")
 
 
@@ -50,9 +50,9 @@ def _mm(npu: Npu, api: str, a: np.ndarray, b: np.ndarray, dtypes: tuple[int, int
     self_t, mat2_t = _operand(npu, a, dtypes[0], layouts[0]), _operand(npu, b, dtypes[1], layouts[1])
     out = npu.output(out_shape, dtypes[2])
     phase1, phase2 = getattr(A, f"{api}GetWorkspaceSize"), getattr(A, api)
-    status, names = npu.run(phase1, phase2, self_t.tensor, mat2_t.tensor, out.tensor, mode)
+    status, names = npu.run(phase1, phase2, self_t.handle, mat2_t.handle, out.handle, mode)
     assert status == 0
-    return out.read(), names
+    return out.numpy(), names
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -166,12 +166,12 @@ def test_batch_matmul() -> None:
     check(actual, a1.astype(np.float64) @ b1.astype(np.float64))
     stored = values((3, 17, 20), NP[F32], rng)  # mat2 = stored^T in the last two dims
     dev = npu.tensor(stored, F32)
-    view = A.aclCreateTensor([3, 20, 17], 3, F32, [340, 1, 20], 0, A.ACL_FORMAT_ND, [3, 17, 20], 3, dev.ptr)
+    view = A.aclCreateTensor([3, 20, 17], 3, F32, [340, 1, 20], 0, A.ACL_FORMAT_ND, [3, 17, 20], 3, dev.addr)
     host_self = values((3, 33, 20), NP[F32], rng)
     self_t, out = npu.tensor(host_self, F32), npu.output((3, 33, 17), F32)
-    status, names = npu.run(A.aclnnBatchMatMulGetWorkspaceSize, A.aclnnBatchMatMul, self_t.tensor, view, out.tensor, 0)
+    status, names = npu.run(A.aclnnBatchMatMulGetWorkspaceSize, A.aclnnBatchMatMul, self_t.handle, view, out.handle, 0)
     assert status == 0 and names == ["BatchMatMulV3"]
-    check(out.read(), host_self.astype(np.float64) @ stored.swapaxes(1, 2).astype(np.float64))
+    check(out.numpy(), host_self.astype(np.float64) @ stored.swapaxes(1, 2).astype(np.float64))
 
 
 def test_empty_and_zero_k() -> None:
@@ -194,7 +194,7 @@ def test_statuses(api: str) -> None:
     lead = (2,) if api == "aclnnBatchMatMul" else ()
 
     def t(shape: tuple[int, ...], dtype: int = F32) -> object:
-        return npu.output((*lead, *shape), dtype).tensor
+        return npu.output((*lead, *shape), dtype).handle
 
     x, y, out = t((4, 5)), t((5, 3)), t((4, 3))
     assert call(x, y, out, 0)[2] == 0
@@ -211,9 +211,9 @@ def test_statuses(api: str) -> None:
     if api == "aclnnMm":
         assert call(t((2, 4, 5)), y, t((2, 4, 3)), 0)[2] == INVALID  # Mm is 2-D only
     elif api == "aclnnBatchMatMul":
-        assert call(npu.output((4, 5), F32).tensor, y, out, 0)[2] == INVALID  # 3-D only
-        assert call(x, npu.output((3, 5, 3), F32).tensor, out, 0)[2] == INVALID  # batch 2 vs 3
+        assert call(npu.output((4, 5), F32).handle, y, out, 0)[2] == INVALID  # 3-D only
+        assert call(x, npu.output((3, 5, 3), F32).handle, out, 0)[2] == INVALID  # batch 2 vs 3
     else:
-        seven = npu.output((1,) * 5 + (4, 5), F32).tensor
-        assert call(seven, y, npu.output((1,) * 5 + (4, 3), F32).tensor, 0)[2] == INVALID  # rank 7
+        seven = npu.output((1,) * 5 + (4, 5), F32).handle
+        assert call(seven, y, npu.output((1,) * 5 + (4, 3), F32).handle, 0)[2] == INVALID  # rank 7
         assert call(t((2, 4, 5)), t((3, 5, 3)), t((3, 4, 3)), 0)[2] == INVALID  # batch does not broadcast

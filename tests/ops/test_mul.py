@@ -48,7 +48,7 @@ def test_mul_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None:
     a, b = random_values(dtype, self_shape, rng), random_values(dtype, other_shape, rng)
     x, y = to_device(a, dtype, strided=strided), to_device(b, dtype, strided=strided)
     out = empty_out(np.broadcast_shapes(self_shape, other_shape), dtype, strided=strided)
-    run_op(aclnn.aclnnMulGetWorkspaceSize, aclnn.aclnnMul, stream, x.tensor, y.tensor, out.tensor)
+    run_op(aclnn.aclnnMulGetWorkspaceSize, aclnn.aclnnMul, stream, x.handle, y.handle, out.handle)
     check(out, _mul_golden(a, b))
 
 
@@ -68,7 +68,7 @@ def test_mul_mixed_dtypes(stream: int, self_dtype: int, other_dtype: int, out_dt
     rng = np.random.default_rng(22)
     a, b = random_values(self_dtype, (9, 65), rng), random_values(other_dtype, (65,), rng)
     x, y, out = to_device(a, self_dtype), to_device(b, other_dtype), empty_out((9, 65), out_dtype)
-    run_op(aclnn.aclnnMulGetWorkspaceSize, aclnn.aclnnMul, stream, x.tensor, y.tensor, out.tensor)
+    run_op(aclnn.aclnnMulGetWorkspaceSize, aclnn.aclnnMul, stream, x.handle, y.handle, out.handle)
     check(out, wide(a).astype(np.float64) * wide(b).astype(np.float64))
 
 
@@ -77,21 +77,21 @@ def test_inplace_mul(stream: int) -> None:
     rng = np.random.default_rng(23)
     a, b = random_values(D.DT_FLOAT16, (4, 33), rng), random_values(D.DT_FLOAT, (4, 1), rng)
     x, y = to_device(a, D.DT_FLOAT16), to_device(b, D.DT_FLOAT)
-    run_op(aclnn.aclnnInplaceMulGetWorkspaceSize, aclnn.aclnnInplaceMul, stream, x.tensor, y.tensor)
+    run_op(aclnn.aclnnInplaceMulGetWorkspaceSize, aclnn.aclnnInplaceMul, stream, x.handle, y.handle)
     check(x, wide(a) * wide(b))
 
 
 def test_mul_errors(stream: int) -> None:
     """Nulls are 161001; dtype, promotion, castability, broadcast, out shape and rank are 161002."""
-    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).tensor  # noqa: E731
+    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).handle  # noqa: E731
     x, y, out = f32((2, 3)), f32((3,)), f32((2, 3))
     phase1 = aclnn.aclnnMulGetWorkspaceSize
     for args in ((None, y, out), (x, None, out), (x, y, None)):
         assert status(phase1, *args) == NULLPTR
-    u32 = to_device(np.zeros((2, 3), np.uint32), D.DT_UINT32).tensor
+    u32 = to_device(np.zeros((2, 3), np.uint32), D.DT_UINT32).handle
     assert status(phase1, u32, y, out) == INVALID  # self dtype
     assert status(phase1, x, y, u32) == INVALID  # out dtype
-    i32 = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).tensor
+    i32 = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).handle
     assert status(phase1, x, y, i32) == INVALID  # float32 -> int32
     assert status(phase1, x, f32((2,)), out) == INVALID  # broadcast
     assert status(phase1, x, y, f32((3, 2))) == INVALID  # out shape
@@ -123,7 +123,7 @@ def test_muls_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None:
     value, value_dtype = _scalar_for(dtype)
     strided = case == "strided"
     x, out = to_device(a, dtype, strided=strided), empty_out(shape, dtype, strided=strided)
-    run_op(aclnn.aclnnMulsGetWorkspaceSize, aclnn.aclnnMuls, stream, x.tensor, scalar(value, value_dtype), out.tensor)
+    run_op(aclnn.aclnnMulsGetWorkspaceSize, aclnn.aclnnMuls, stream, x.handle, scalar(value, value_dtype), out.handle)
     check(out, _mul_golden(a, np.full(shape, value, dtype=a.dtype)))
 
 
@@ -145,7 +145,7 @@ def test_muls_compute_dtype(stream: int, dtype: int, value: float, value_dtype: 
     rng = np.random.default_rng(25)
     a = random_values(dtype, (301,), rng)
     x, out = to_device(a, dtype), empty_out((301,), out_dtype)
-    run_op(aclnn.aclnnMulsGetWorkspaceSize, aclnn.aclnnMuls, stream, x.tensor, scalar(value, value_dtype), out.tensor)
+    run_op(aclnn.aclnnMulsGetWorkspaceSize, aclnn.aclnnMuls, stream, x.handle, scalar(value, value_dtype), out.handle)
     check(out, wide(a) * value)
 
 
@@ -153,32 +153,32 @@ def test_muls_undefined_compute_dtype(stream: int) -> None:
     """A bool tensor times a uint16 scalar has no promoted dtype: the chain's Cast fails (561103)."""
     x = to_device(np.zeros((4,), bool), D.DT_BOOL)
     out = empty_out((4,), D.DT_BOOL)
-    assert status(aclnn.aclnnMulsGetWorkspaceSize, x.tensor, scalar(2, D.DT_UINT16), out.tensor) == INNER_NULLPTR
+    assert status(aclnn.aclnnMulsGetWorkspaceSize, x.handle, scalar(2, D.DT_UINT16), out.handle) == INNER_NULLPTR
 
 
 def test_inplace_muls(stream: int) -> None:
     """aclnnInplaceMuls scales selfRef in place; an empty selfRef launches nothing."""
     a = np.arange(-20, 20, dtype=np.int64)
     x = to_device(a, D.DT_INT64)
-    run_op(aclnn.aclnnInplaceMulsGetWorkspaceSize, aclnn.aclnnInplaceMuls, stream, x.tensor, scalar(-3, D.DT_INT32))
+    run_op(aclnn.aclnnInplaceMulsGetWorkspaceSize, aclnn.aclnnInplaceMuls, stream, x.handle, scalar(-3, D.DT_INT32))
     check(x, a * -3)
     empty = to_device(np.zeros((3, 0), np.float32), D.DT_FLOAT)
-    ws, executor, ret = aclnn.aclnnInplaceMulsGetWorkspaceSize(empty.tensor, scalar(2, D.DT_INT32))
+    ws, executor, ret = aclnn.aclnnInplaceMulsGetWorkspaceSize(empty.handle, scalar(2, D.DT_INT32))
     assert (ws, ret) == (0, 0) and not executor.launchers
 
 
 def test_muls_errors(stream: int) -> None:
     """Nulls are 161001; self / out dtype, out shape and rank are 161002."""
-    x = to_device(np.zeros((2, 3), np.float32), D.DT_FLOAT).tensor
+    x = to_device(np.zeros((2, 3), np.float32), D.DT_FLOAT).handle
     two = scalar(2, D.DT_INT32)
     phase1 = aclnn.aclnnMulsGetWorkspaceSize
     for args in ((None, two, x), (x, None, x), (x, two, None)):
         assert status(phase1, *args) == NULLPTR
-    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).tensor
+    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).handle
     assert status(phase1, u16, two, x) == INVALID
     assert status(phase1, x, two, u16) == INVALID
-    assert status(phase1, x, two, to_device(np.zeros((3, 2), np.float32), D.DT_FLOAT).tensor) == INVALID
-    nine = to_device(np.zeros((1,) * 9, np.float32), D.DT_FLOAT).tensor
+    assert status(phase1, x, two, to_device(np.zeros((3, 2), np.float32), D.DT_FLOAT).handle) == INVALID
+    nine = to_device(np.zeros((1,) * 9, np.float32), D.DT_FLOAT).handle
     assert status(phase1, nine, two, nine) == INVALID
     assert status(aclnn.aclnnInplaceMulsGetWorkspaceSize, None, two) == NULLPTR
     assert status(aclnn.aclnnInplaceMulsGetWorkspaceSize, x, None) == NULLPTR

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reduce_helpers import INVALID, NAME, NP, NULLPTR, Npu, as64, check, int_array, values
+from reduce_helpers import INVALID, NAME, NP, NULLPTR, Npu, as64, check, gaps, int_array, values
 
 from emulator import aclnn, process
 from emulator.engine.tiling import PlatformInfo, TensorDesc, TilingContext
@@ -67,16 +67,16 @@ def _reduce(npu: Npu, api: str, dtype: int, shape: tuple[int, ...], dims: list[i
     self_t = npu.tensor(x, dtype, strided=strided)
     out = npu.output(expected.shape, dtype)
     if api == "sum":
-        status, names = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.tensor, int_array(dims),
-                                keep, dtype, out.tensor)  # fmt: skip
+        status, names = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.handle, int_array(dims),
+                                keep, dtype, out.handle)  # fmt: skip
     elif api == "mean":
-        status, names = npu.run(A.aclnnMeanGetWorkspaceSize, A.aclnnMean, self_t.tensor, int_array(dims), keep,
-                                dtype, out.tensor)  # fmt: skip
+        status, names = npu.run(A.aclnnMeanGetWorkspaceSize, A.aclnnMean, self_t.handle, int_array(dims), keep,
+                                dtype, out.handle)  # fmt: skip
     else:
-        status, names = npu.run(A.aclnnAmaxGetWorkspaceSize, A.aclnnAmax, self_t.tensor, int_array(dims), keep,
-                                out.tensor)  # fmt: skip
+        status, names = npu.run(A.aclnnAmaxGetWorkspaceSize, A.aclnnAmax, self_t.handle, int_array(dims), keep,
+                                out.handle)  # fmt: skip
     assert status == 0
-    return out.read(), expected, names
+    return out.numpy(), expected, names
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -160,16 +160,16 @@ def test_reduce_sum_dtype_conversions() -> None:
     x = values((9, 13), NP[A.ACL_FLOAT], rng)
     x[2] = 0
     self_t, out = npu.tensor(x, A.ACL_FLOAT), npu.output((9,), A.ACL_BOOL)
-    status, names = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.tensor, int_array([1]),
-                            False, A.ACL_BOOL, out.tensor)  # fmt: skip
+    status, names = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.handle, int_array([1]),
+                            False, A.ACL_BOOL, out.handle)  # fmt: skip
     assert status == 0 and "ReduceAny" in names
-    np.testing.assert_array_equal(out.read(), np.any(x != 0, axis=1))
+    np.testing.assert_array_equal(out.numpy(), np.any(x != 0, axis=1))
     flags = rng.random((40, 30)) < 0.5
     self_t, out = npu.tensor(flags, A.ACL_BOOL), npu.output((30,), A.ACL_INT64)
-    status, names = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.tensor, int_array([0]),
-                            False, A.ACL_INT64, out.tensor)  # fmt: skip
+    status, names = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.handle, int_array([0]),
+                            False, A.ACL_INT64, out.handle)  # fmt: skip
     assert status == 0 and names[:2] == ["Cast", "ReduceSum"]
-    np.testing.assert_array_equal(out.read(), flags.sum(axis=0))
+    np.testing.assert_array_equal(out.numpy(), flags.sum(axis=0))
 
 
 def test_scalar_self() -> None:
@@ -177,16 +177,16 @@ def test_scalar_self() -> None:
     npu = Npu()
     for dims in ([], [0], [-1]):
         self_t, out = npu.tensor(np.array(2.5, dtype=np.float32), A.ACL_FLOAT), npu.output((), A.ACL_FLOAT)
-        status, _ = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.tensor, int_array(dims),
-                            True, A.ACL_FLOAT, out.tensor)  # fmt: skip
-        assert status == 0 and out.read() == np.float32(2.5)
+        status, _ = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.handle, int_array(dims),
+                            True, A.ACL_FLOAT, out.handle)  # fmt: skip
+        assert status == 0 and out.numpy() == np.float32(2.5)
     self_t, out = npu.tensor(np.array(-3, dtype=np.int32), A.ACL_INT32), npu.output((), A.ACL_INT32)
-    status, _ = npu.run(A.aclnnAmaxGetWorkspaceSize, A.aclnnAmax, self_t.tensor, int_array([0]), False, out.tensor)
-    assert status == 0 and out.read() == -3
+    status, _ = npu.run(A.aclnnAmaxGetWorkspaceSize, A.aclnnAmax, self_t.handle, int_array([0]), False, out.handle)
+    assert status == 0 and out.numpy() == -3
     self_t, out = npu.tensor(np.array(1.5, dtype=np.float16), A.ACL_FLOAT16), npu.output((), A.ACL_FLOAT)
-    status, _ = npu.run(A.aclnnMeanGetWorkspaceSize, A.aclnnMean, self_t.tensor, int_array([]), False,
-                        A.ACL_FLOAT, out.tensor)  # fmt: skip
-    assert status == 0 and out.read() == np.float32(1.5)
+    status, _ = npu.run(A.aclnnMeanGetWorkspaceSize, A.aclnnMean, self_t.handle, int_array([]), False,
+                        A.ACL_FLOAT, out.handle)  # fmt: skip
+    assert status == 0 and out.numpy() == np.float32(1.5)
 
 
 def test_empty_inputs() -> None:
@@ -194,17 +194,17 @@ def test_empty_inputs() -> None:
     npu = Npu()
     x = np.zeros((0, 3), dtype=np.float32)
     self_t, out = npu.tensor(x, A.ACL_FLOAT), npu.output((3,), A.ACL_FLOAT)
-    status, names = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.tensor, int_array([0]),
-                            False, A.ACL_FLOAT, out.tensor)  # fmt: skip
+    status, names = npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.handle, int_array([0]),
+                            False, A.ACL_FLOAT, out.handle)  # fmt: skip
     assert status == 0 and names == ["Fill"]
-    np.testing.assert_array_equal(out.read(), np.zeros(3, np.float32))
+    np.testing.assert_array_equal(out.numpy(), np.zeros(3, np.float32))
     out = npu.output((3,), A.ACL_FLOAT16)
-    status, names = npu.run(A.aclnnMeanGetWorkspaceSize, A.aclnnMean, self_t.tensor, int_array([0]), False,
-                            A.ACL_FLOAT16, out.tensor)  # fmt: skip
-    assert status == 0 and names == ["Fill"] and np.isnan(out.read()).all()
+    status, names = npu.run(A.aclnnMeanGetWorkspaceSize, A.aclnnMean, self_t.handle, int_array([0]), False,
+                            A.ACL_FLOAT16, out.handle)  # fmt: skip
+    assert status == 0 and names == ["Fill"] and np.isnan(out.numpy()).all()
     out = npu.output((0,), A.ACL_FLOAT)
-    status, names = npu.run(A.aclnnAmaxGetWorkspaceSize, A.aclnnAmax, self_t.tensor, int_array([1]), False,
-                            out.tensor)  # fmt: skip
+    status, names = npu.run(A.aclnnAmaxGetWorkspaceSize, A.aclnnAmax, self_t.handle, int_array([1]), False,
+                            out.handle)  # fmt: skip
     assert status == 0 and names == []
 
 
@@ -214,81 +214,81 @@ def test_strided_output_and_nan() -> None:
     x = np.arange(24, dtype=np.float32).reshape(4, 6)
     x[1, 2] = np.nan
     self_t, out = npu.tensor(x, A.ACL_FLOAT), npu.output((4,), A.ACL_FLOAT, strided=True)
-    status, _ = npu.run(A.aclnnAmaxGetWorkspaceSize, A.aclnnAmax, self_t.tensor, int_array([1]), False, out.tensor)
+    status, _ = npu.run(A.aclnnAmaxGetWorkspaceSize, A.aclnnAmax, self_t.handle, int_array([1]), False, out.handle)
     assert status == 0
-    np.testing.assert_array_equal(out.read(), np.max(x, axis=1))
-    assert (out.gaps() == 7).all()
+    np.testing.assert_array_equal(out.numpy(), np.max(x, axis=1))
+    assert (gaps(out) == 7).all()
     out = npu.output((6,), A.ACL_FLOAT)
-    npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.tensor, int_array([0]), False, A.ACL_FLOAT,
-            out.tensor)  # fmt: skip
-    check(out.read(), np.sum(x.astype(np.float64), axis=0))
+    npu.run(A.aclnnReduceSumGetWorkspaceSize, A.aclnnReduceSum, self_t.handle, int_array([0]), False, A.ACL_FLOAT,
+            out.handle)  # fmt: skip
+    check(out.numpy(), np.sum(x.astype(np.float64), axis=0))
 
 
 def test_reduce_sum_statuses() -> None:
     """161001 for each null argument; 161002 for the dtype, dims, rank and out-shape problems."""
     npu = Npu()
-    x = npu.tensor(np.ones((2, 3), np.float32), A.ACL_FLOAT).tensor
-    out = npu.output((2,), A.ACL_FLOAT).tensor
+    x = npu.tensor(np.ones((2, 3), np.float32), A.ACL_FLOAT).handle
+    out = npu.output((2,), A.ACL_FLOAT).handle
     dims = int_array([1])
     call = A.aclnnReduceSumGetWorkspaceSize
     assert call(None, dims, False, A.ACL_FLOAT, out)[2] == NULLPTR
     assert call(x, None, False, A.ACL_FLOAT, out)[2] == NULLPTR
     assert call(x, dims, False, A.ACL_FLOAT, None)[2] == NULLPTR
-    u16 = npu.tensor(np.ones((2, 3), np.uint16), A.ACL_UINT16).tensor
+    u16 = npu.tensor(np.ones((2, 3), np.uint16), A.ACL_UINT16).handle
     assert call(u16, dims, False, A.ACL_FLOAT, out)[2] == INVALID  # self dtype
     assert call(x, dims, False, A.ACL_INT32, out)[2] == INVALID  # dtype != out dtype
-    assert call(x, dims, False, A.ACL_UINT16, npu.output((2,), A.ACL_UINT16).tensor)[2] == INVALID
+    assert call(x, dims, False, A.ACL_UINT16, npu.output((2,), A.ACL_UINT16).handle)[2] == INVALID
     assert call(x, int_array([2]), False, A.ACL_FLOAT, out)[2] == INVALID  # dim out of range
     assert call(x, int_array([-3]), False, A.ACL_FLOAT, out)[2] == INVALID
     assert call(x, int_array([1, -1]), False, A.ACL_FLOAT, out)[2] == INVALID  # repeated
     assert call(x, dims, True, A.ACL_FLOAT, out)[2] == INVALID  # out shape: keepDims wants (2, 1)
-    nine = npu.tensor(np.ones((1,) * 9, np.float32), A.ACL_FLOAT).tensor
+    nine = npu.tensor(np.ones((1,) * 9, np.float32), A.ACL_FLOAT).handle
     assert call(nine, dims, False, A.ACL_FLOAT, out)[2] == INVALID  # rank 9
-    empty = npu.tensor(np.ones((0, 3), np.complex64), A.ACL_COMPLEX64).tensor
-    c_out = npu.output((3,), A.ACL_COMPLEX64).tensor
+    empty = npu.tensor(np.ones((0, 3), np.complex64), A.ACL_COMPLEX64).handle
+    c_out = npu.output((3,), A.ACL_COMPLEX64).handle
     assert call(empty, int_array([0]), False, A.ACL_COMPLEX64, c_out)[2] == INVALID  # empty self, complex out
 
 
 def test_mean_statuses() -> None:
     """161001 for each null argument; 161002 for dtype, castability, dims, rank and out shape."""
     npu = Npu()
-    x = npu.tensor(np.ones((2, 3), np.float32), A.ACL_FLOAT).tensor
-    out = npu.output((2,), A.ACL_FLOAT).tensor
+    x = npu.tensor(np.ones((2, 3), np.float32), A.ACL_FLOAT).handle
+    out = npu.output((2,), A.ACL_FLOAT).handle
     dims = int_array([1])
     call = A.aclnnMeanGetWorkspaceSize
     assert call(None, dims, False, A.ACL_FLOAT, out)[2] == NULLPTR
     assert call(x, None, False, A.ACL_FLOAT, out)[2] == NULLPTR
     assert call(x, dims, False, A.ACL_FLOAT, None)[2] == NULLPTR
-    flags = npu.tensor(np.ones((2, 3), np.bool_), A.ACL_BOOL).tensor
+    flags = npu.tensor(np.ones((2, 3), np.bool_), A.ACL_BOOL).handle
     assert call(flags, dims, False, A.ACL_FLOAT, out)[2] == INVALID  # BOOL self
-    assert call(x, dims, False, A.ACL_INT32, npu.output((2,), A.ACL_INT32).tensor)[2] == INVALID  # F32 -> I32
-    ints = npu.tensor(np.ones((2, 3), np.int32), A.ACL_INT32).tensor
-    assert call(ints, dims, False, A.ACL_FLOAT, npu.output((2,), A.ACL_INT32).tensor)[2] == INVALID  # F32 -> I32
+    assert call(x, dims, False, A.ACL_INT32, npu.output((2,), A.ACL_INT32).handle)[2] == INVALID  # F32 -> I32
+    ints = npu.tensor(np.ones((2, 3), np.int32), A.ACL_INT32).handle
+    assert call(ints, dims, False, A.ACL_FLOAT, npu.output((2,), A.ACL_INT32).handle)[2] == INVALID  # F32 -> I32
     assert call(x, int_array([5]), False, A.ACL_FLOAT, out)[2] == INVALID
     assert call(x, int_array([0, 0]), False, A.ACL_FLOAT, out)[2] == INVALID
     assert call(x, int_array([0]), False, A.ACL_FLOAT, out)[2] == INVALID  # out should be (3,)
-    nine = npu.tensor(np.ones((1,) * 9, np.float32), A.ACL_FLOAT).tensor
+    nine = npu.tensor(np.ones((1,) * 9, np.float32), A.ACL_FLOAT).handle
     assert call(nine, dims, False, A.ACL_FLOAT, out)[2] == INVALID
 
 
 def test_amax_statuses() -> None:
     """161001 for each null argument; 161002 for dtype, out dtype, zero-size reduced axis, dims and out shape."""
     npu = Npu()
-    x = npu.tensor(np.ones((2, 3), np.float32), A.ACL_FLOAT).tensor
-    out = npu.output((2,), A.ACL_FLOAT).tensor
+    x = npu.tensor(np.ones((2, 3), np.float32), A.ACL_FLOAT).handle
+    out = npu.output((2,), A.ACL_FLOAT).handle
     dims = int_array([1])
     call = A.aclnnAmaxGetWorkspaceSize
     assert call(None, dims, False, out)[2] == NULLPTR
     assert call(x, None, False, out)[2] == NULLPTR
     assert call(x, dims, False, None)[2] == NULLPTR
-    cplx = npu.tensor(np.ones((2, 3), np.complex64), A.ACL_COMPLEX64).tensor
-    assert call(cplx, dims, False, npu.output((2,), A.ACL_COMPLEX64).tensor)[2] == INVALID
-    assert call(x, dims, False, npu.output((2,), A.ACL_FLOAT16).tensor)[2] == INVALID  # out dtype != self
-    empty = npu.tensor(np.ones((2, 0), np.float32), A.ACL_FLOAT).tensor
+    cplx = npu.tensor(np.ones((2, 3), np.complex64), A.ACL_COMPLEX64).handle
+    assert call(cplx, dims, False, npu.output((2,), A.ACL_COMPLEX64).handle)[2] == INVALID
+    assert call(x, dims, False, npu.output((2,), A.ACL_FLOAT16).handle)[2] == INVALID  # out dtype != self
+    empty = npu.tensor(np.ones((2, 0), np.float32), A.ACL_FLOAT).handle
     assert call(empty, dims, False, out)[2] == INVALID  # reducing a zero-size axis
-    assert call(empty, int_array([]), False, npu.output((), A.ACL_FLOAT).tensor)[2] == INVALID
+    assert call(empty, int_array([]), False, npu.output((), A.ACL_FLOAT).handle)[2] == INVALID
     assert call(x, int_array([2]), False, out)[2] == INVALID
     assert call(x, int_array([1, 1]), False, out)[2] == INVALID
     assert call(x, dims, True, out)[2] == INVALID  # out shape
-    nine = npu.tensor(np.ones((1,) * 9, np.float32), A.ACL_FLOAT).tensor
+    nine = npu.tensor(np.ones((1,) * 9, np.float32), A.ACL_FLOAT).handle
     assert call(nine, dims, False, out)[2] == INVALID

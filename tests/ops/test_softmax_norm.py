@@ -43,9 +43,9 @@ def _softmax_golden(x: np.ndarray, dim: int) -> np.ndarray:
 
 def _softmax(npu: Npu, x: np.ndarray, dtype: int, dim: int, out_dtype: int, strided: bool = False) -> list[str]:
     self_t, out = npu.tensor(x, dtype, strided=strided), npu.output(x.shape, out_dtype)
-    status, names = npu.run(A.aclnnSoftmaxGetWorkspaceSize, A.aclnnSoftmax, self_t.tensor, dim, out.tensor)
+    status, names = npu.run(A.aclnnSoftmaxGetWorkspaceSize, A.aclnnSoftmax, self_t.handle, dim, out.handle)
     assert status == 0
-    check(out.read(), _softmax_golden(x, dim))
+    check(out.numpy(), _softmax_golden(x, dim))
     return names
 
 
@@ -69,28 +69,28 @@ def test_softmax_mixed_split_and_scalar() -> None:
     _softmax(npu, values((2, 70_000), NP[A.ACL_FLOAT], rng), A.ACL_FLOAT, -1, A.ACL_FLOAT)
     _softmax(npu, values((2, 70_000), BF16, rng), A.ACL_BF16, -1, A.ACL_BF16)
     self_t, out = npu.tensor(np.array(3.0, np.float32), A.ACL_FLOAT), npu.output((), A.ACL_FLOAT)
-    assert npu.run(A.aclnnSoftmaxGetWorkspaceSize, A.aclnnSoftmax, self_t.tensor, -1, out.tensor)[0] == 0
-    assert out.read() == np.float32(1.0)
+    assert npu.run(A.aclnnSoftmaxGetWorkspaceSize, A.aclnnSoftmax, self_t.handle, -1, out.handle)[0] == 0
+    assert out.numpy() == np.float32(1.0)
 
 
 def test_softmax_statuses() -> None:
     """161001 for null self / out; an empty self succeeds before the dtype check; 161002 otherwise."""
     npu = Npu()
-    x = npu.tensor(np.ones((2, 3), np.float32), A.ACL_FLOAT).tensor
-    out = npu.output((2, 3), A.ACL_FLOAT).tensor
+    x = npu.tensor(np.ones((2, 3), np.float32), A.ACL_FLOAT).handle
+    out = npu.output((2, 3), A.ACL_FLOAT).handle
     call = A.aclnnSoftmaxGetWorkspaceSize
     assert call(None, 0, out)[2] == NULLPTR
     assert call(x, 0, None)[2] == NULLPTR
-    empty_int = npu.tensor(np.ones((0, 3), np.int32), A.ACL_INT32).tensor
-    assert npu.run(call, A.aclnnSoftmax, empty_int, 0, npu.output((0, 3), A.ACL_INT32).tensor) == (0, [])
-    ints = npu.tensor(np.ones((2, 3), np.int32), A.ACL_INT32).tensor
+    empty_int = npu.tensor(np.ones((0, 3), np.int32), A.ACL_INT32).handle
+    assert npu.run(call, A.aclnnSoftmax, empty_int, 0, npu.output((0, 3), A.ACL_INT32).handle) == (0, [])
+    ints = npu.tensor(np.ones((2, 3), np.int32), A.ACL_INT32).handle
     assert call(ints, 0, out)[2] == INVALID
-    assert call(x, 0, npu.output((2, 3), A.ACL_INT32).tensor)[2] == INVALID
+    assert call(x, 0, npu.output((2, 3), A.ACL_INT32).handle)[2] == INVALID
     assert call(x, 2, out)[2] == INVALID
     assert call(x, -3, out)[2] == INVALID
-    assert call(x, 0, npu.output((3, 2), A.ACL_FLOAT).tensor)[2] == INVALID
+    assert call(x, 0, npu.output((3, 2), A.ACL_FLOAT).handle)[2] == INVALID
     nine = npu.tensor(np.ones((1,) * 9, np.float32), A.ACL_FLOAT)
-    assert call(nine.tensor, 0, npu.output((1,) * 9, A.ACL_FLOAT).tensor)[2] == INVALID
+    assert call(nine.handle, 0, npu.output((1,) * 9, A.ACL_FLOAT).handle)[2] == INVALID
 
 
 # -- LayerNorm ----------------------------------------------------------------------------------------------
@@ -118,22 +118,22 @@ def _layer_norm(
     b = values(norm, NP[w_dtype if w_dtype is not None else dtype], rng) if bias else None
     y, mean, rstd = _ln_golden(x, n_norm, w, b, eps)
     x_t = npu.tensor(x, dtype, strided=strided)
-    w_t = npu.tensor(w, w_dtype).tensor if w is not None else None
-    b_t = npu.tensor(b, w_dtype if w_dtype is not None else dtype).tensor if b is not None else None
+    w_t = npu.tensor(w, w_dtype).handle if w is not None else None
+    b_t = npu.tensor(b, w_dtype if w_dtype is not None else dtype).handle if b is not None else None
     out = npu.output(shape, dtype)
     m_t = npu.output(mean.shape, stats) if stats is not None else None
     r_t = npu.output(mean.shape, stats) if stats is not None else None
-    args = (x_t.tensor, int_array(norm), w_t, b_t, eps, out.tensor, m_t and m_t.tensor, r_t and r_t.tensor)
+    args = (x_t.handle, int_array(norm), w_t, b_t, eps, out.handle, m_t and m_t.handle, r_t and r_t.handle)
     if impl_mode is None:
         status, names = npu.run(A.aclnnLayerNormGetWorkspaceSize, A.aclnnLayerNorm, *args)
     else:
         status, names = npu.run(A.aclnnLayerNormWithImplModeGetWorkspaceSize, A.aclnnLayerNormWithImplMode, *args,
                                 impl_mode)  # fmt: skip
     assert status == 0
-    check(out.read(), y)
+    check(out.numpy(), y)
     if m_t is not None and r_t is not None:
-        check(m_t.read(), mean)
-        check(r_t.read(), rstd)
+        check(m_t.numpy(), mean)
+        check(r_t.numpy(), rstd)
     return names
 
 
@@ -185,16 +185,16 @@ def test_layer_norm_empty() -> None:
     npu = Npu()
     x = npu.tensor(np.ones((0, 8), np.float32), A.ACL_FLOAT)
     out, m_t, r_t = npu.output((0, 8), A.ACL_FLOAT), npu.output((0, 1), A.ACL_FLOAT), npu.output((0, 1), A.ACL_FLOAT)
-    status, names = npu.run(A.aclnnLayerNormGetWorkspaceSize, A.aclnnLayerNorm, x.tensor, int_array([8]), None, None,
-                            1e-5, out.tensor, m_t.tensor, r_t.tensor)  # fmt: skip
+    status, names = npu.run(A.aclnnLayerNormGetWorkspaceSize, A.aclnnLayerNorm, x.handle, int_array([8]), None, None,
+                            1e-5, out.handle, m_t.handle, r_t.handle)  # fmt: skip
     assert status == 0 and names == []
     x = npu.tensor(np.ones((3, 0), np.float32), A.ACL_FLOAT)
     out, m_t, r_t = npu.output((3, 0), A.ACL_FLOAT), npu.output((3, 1), A.ACL_FLOAT), npu.output((3, 1), A.ACL_FLOAT)
-    status, names = npu.run(A.aclnnLayerNormGetWorkspaceSize, A.aclnnLayerNorm, x.tensor, int_array([0]), None, None,
-                            1e-5, out.tensor, m_t.tensor, r_t.tensor)  # fmt: skip
+    status, names = npu.run(A.aclnnLayerNormGetWorkspaceSize, A.aclnnLayerNorm, x.handle, int_array([0]), None, None,
+                            1e-5, out.handle, m_t.handle, r_t.handle)  # fmt: skip
     assert status == 0 and names == ["Fill", "Fill"]
-    np.testing.assert_array_equal(m_t.read(), np.zeros((3, 1), np.float32))
-    assert np.isnan(r_t.read()).all()
+    np.testing.assert_array_equal(m_t.numpy(), np.zeros((3, 1), np.float32))
+    assert np.isnan(r_t.numpy()).all()
 
 
 def test_layer_norm_statuses() -> None:
@@ -202,7 +202,7 @@ def test_layer_norm_statuses() -> None:
     npu = Npu()
 
     def t(shape: tuple[int, ...], dtype: int = A.ACL_FLOAT) -> object:
-        return npu.output(shape, dtype).tensor
+        return npu.output(shape, dtype).handle
 
     x, out, m, r = t((4, 8)), t((4, 8)), t((4, 1)), t((4, 1))
     ns = int_array([8])
@@ -253,11 +253,11 @@ def _rms(npu: Npu, x: np.ndarray, gamma: np.ndarray, dtype: int, g_dtype: int, e
     y = x64 * rstd * gamma.astype(np.float64)
     x_t, g_t = npu.tensor(x, dtype, strided=strided), npu.tensor(gamma, g_dtype)
     y_t, r_t = npu.output(x.shape, dtype), npu.output(rstd.shape, A.ACL_FLOAT)
-    status, names = npu.run(A.aclnnRmsNormGetWorkspaceSize, A.aclnnRmsNorm, x_t.tensor, g_t.tensor, eps, y_t.tensor,
-                            r_t.tensor)  # fmt: skip
+    status, names = npu.run(A.aclnnRmsNormGetWorkspaceSize, A.aclnnRmsNorm, x_t.handle, g_t.handle, eps, y_t.handle,
+                            r_t.handle)  # fmt: skip
     assert status == 0
-    check(y_t.read(), y)
-    check(r_t.read(), rstd)
+    check(y_t.numpy(), y)
+    check(r_t.numpy(), rstd)
     return names
 
 
@@ -281,12 +281,12 @@ def test_rms_norm_special_values() -> None:
     gamma = np.array([1.0, 2.0, -1.0, 0.5], np.float32)
     x_t, g_t = npu.tensor(x, A.ACL_FLOAT), npu.tensor(gamma, A.ACL_FLOAT)
     y_t, r_t = npu.output((3, 4), A.ACL_FLOAT), npu.output((3, 1), A.ACL_FLOAT)
-    npu.run(A.aclnnRmsNormGetWorkspaceSize, A.aclnnRmsNorm, x_t.tensor, g_t.tensor, 1e-6, y_t.tensor, r_t.tensor)
-    y = y_t.read()
+    npu.run(A.aclnnRmsNormGetWorkspaceSize, A.aclnnRmsNorm, x_t.handle, g_t.handle, 1e-6, y_t.handle, r_t.handle)
+    y = y_t.numpy()
     assert y[0, 1] == np.inf and np.isnan(y[1]).all() and np.isfinite(y[2]).all()
     empty, y0, r0 = npu.output((0, 4), A.ACL_FLOAT), npu.output((0, 4), A.ACL_FLOAT), npu.output((0, 1), A.ACL_FLOAT)
-    assert npu.run(A.aclnnRmsNormGetWorkspaceSize, A.aclnnRmsNorm, empty.tensor, g_t.tensor, 1e-6, y0.tensor,
-                   r0.tensor) == (0, [])  # fmt: skip
+    assert npu.run(A.aclnnRmsNormGetWorkspaceSize, A.aclnnRmsNorm, empty.handle, g_t.handle, 1e-6, y0.handle,
+                   r0.handle) == (0, [])  # fmt: skip
 
 
 def test_rms_norm_statuses() -> None:
@@ -294,7 +294,7 @@ def test_rms_norm_statuses() -> None:
     npu = Npu()
 
     def t(shape: tuple[int, ...], dtype: int = A.ACL_FLOAT) -> object:
-        return npu.output(shape, dtype).tensor
+        return npu.output(shape, dtype).handle
 
     x, g, y, r = t((4, 8)), t((8,)), t((4, 8)), t((4, 1))
     call = A.aclnnRmsNormGetWorkspaceSize

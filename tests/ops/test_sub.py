@@ -53,7 +53,7 @@ def test_sub_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None:
     x, y = to_device(a, dtype, strided=strided), to_device(b, dtype, strided=strided)
     out = empty_out(np.broadcast_shapes(self_shape, other_shape), dtype, strided=strided)
     alpha = scalar(1, D.DT_INT64)
-    run_op(aclnn.aclnnSubGetWorkspaceSize, aclnn.aclnnSub, stream, x.tensor, y.tensor, alpha, out.tensor)
+    run_op(aclnn.aclnnSubGetWorkspaceSize, aclnn.aclnnSub, stream, x.handle, y.handle, alpha, out.handle)
     check(out, _sub_golden(a, b))
 
 
@@ -76,8 +76,8 @@ def test_sub_alpha(stream: int, dtype: int, alpha: float, alpha_dtype: int) -> N
     rng = np.random.default_rng(2)
     a, b = random_values(dtype, (3, 257), rng), random_values(dtype, (257,), rng)
     x, y, out = to_device(a, dtype), to_device(b, dtype), empty_out((3, 257), dtype)
-    run_op(aclnn.aclnnSubGetWorkspaceSize, aclnn.aclnnSub, stream, x.tensor, y.tensor, scalar(alpha, alpha_dtype),
-           out.tensor)  # fmt: skip
+    run_op(aclnn.aclnnSubGetWorkspaceSize, aclnn.aclnnSub, stream, x.handle, y.handle, scalar(alpha, alpha_dtype),
+           out.handle)  # fmt: skip
     check(out, _sub_golden(a, b, alpha))
 
 
@@ -87,10 +87,10 @@ def test_sub_mixed_dtypes_promote(stream: int) -> None:
     a, b = random_values(D.DT_FLOAT16, (40,), rng), random_values(D.DT_FLOAT, (40,), rng)
     x, y, out = to_device(a, D.DT_FLOAT16), to_device(b, D.DT_FLOAT), empty_out((40,), D.DT_FLOAT)
     one = scalar(1, D.DT_FLOAT)
-    run_op(aclnn.aclnnSubGetWorkspaceSize, aclnn.aclnnSub, stream, x.tensor, y.tensor, one, out.tensor)
+    run_op(aclnn.aclnnSubGetWorkspaceSize, aclnn.aclnnSub, stream, x.handle, y.handle, one, out.handle)
     check(out, wide(a) - wide(b))
     bad = empty_out((40,), D.DT_INT32)
-    assert status(aclnn.aclnnSubGetWorkspaceSize, x.tensor, y.tensor, one, bad.tensor) == INVALID
+    assert status(aclnn.aclnnSubGetWorkspaceSize, x.handle, y.handle, one, bad.handle) == INVALID
 
 
 def test_inplace_sub(stream: int) -> None:
@@ -99,7 +99,7 @@ def test_inplace_sub(stream: int) -> None:
     a, b = random_values(D.DT_FLOAT, (4, 30), rng), random_values(D.DT_FLOAT, (30,), rng)
     x, y = to_device(a, D.DT_FLOAT, strided=True), to_device(b, D.DT_FLOAT)
     alpha = scalar(2.0, D.DT_FLOAT)
-    run_op(aclnn.aclnnInplaceSubGetWorkspaceSize, aclnn.aclnnInplaceSub, stream, x.tensor, y.tensor, alpha)
+    run_op(aclnn.aclnnInplaceSubGetWorkspaceSize, aclnn.aclnnInplaceSub, stream, x.handle, y.handle, alpha)
     check(x, wide(a) - 2.0 * wide(b))
 
 
@@ -108,23 +108,23 @@ def test_sub_into_strided_out(stream: int) -> None:
     rng = np.random.default_rng(4)
     a, b = random_values(D.DT_FLOAT, (4, 30), rng), random_values(D.DT_FLOAT, (4, 30), rng)
     x, y, out = to_device(a, D.DT_FLOAT), to_device(b, D.DT_FLOAT), empty_out((4, 30), D.DT_FLOAT, strided=True)
-    run_op(aclnn.aclnnSubGetWorkspaceSize, aclnn.aclnnSub, stream, x.tensor, y.tensor, scalar(1, D.DT_INT64),
-           out.tensor)  # fmt: skip
+    run_op(aclnn.aclnnSubGetWorkspaceSize, aclnn.aclnnSub, stream, x.handle, y.handle, scalar(1, D.DT_INT64),
+           out.handle)  # fmt: skip
     check(out, wide(a) - wide(b))
 
 
 def test_sub_errors(stream: int) -> None:
     """Every null argument is 161001; dtype, promotion, alpha, shape and rank problems are 161002."""
-    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).tensor  # noqa: E731
+    f32 = lambda shape: to_device(np.zeros(shape, np.float32), D.DT_FLOAT).handle  # noqa: E731
     x, y, out, one = f32((2, 3)), f32((3,)), f32((2, 3)), scalar(1, D.DT_FLOAT)
     phase1 = aclnn.aclnnSubGetWorkspaceSize
     for args in ((None, y, one, out), (x, None, one, out), (x, y, None, out), (x, y, one, None)):
         assert status(phase1, *args) == NULLPTR
-    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).tensor
+    u16 = to_device(np.zeros((2, 3), np.uint16), D.DT_UINT16).handle
     assert status(phase1, u16, y, one, out) == INVALID  # dtype not supported
-    i32 = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).tensor
+    i32 = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).handle
     assert status(phase1, i32, i32, scalar(1.5, D.DT_FLOAT), i32) == INVALID  # float alpha -> int promote
-    b = to_device(np.zeros((2, 3), bool), D.DT_BOOL).tensor
+    b = to_device(np.zeros((2, 3), bool), D.DT_BOOL).handle
     assert status(phase1, b, b, scalar(1.0, D.DT_FLOAT), b) == INVALID  # bool promote needs integral alpha
     assert status(phase1, x, y, one, i32) == INVALID  # float32 -> int32 out
     assert status(phase1, x, f32((4,)), one, out) == INVALID  # not broadcastable
@@ -142,7 +142,7 @@ def test_sub_empty_launches_nothing(stream: int) -> None:
     """An empty other returns workspace 0 and leaves out untouched."""
     x = to_device(np.ones((0, 4), np.float32), D.DT_FLOAT)
     out = empty_out((0, 4), D.DT_FLOAT)
-    ws, executor, ret = aclnn.aclnnSubGetWorkspaceSize(x.tensor, x.tensor, scalar(1, D.DT_INT64), out.tensor)
+    ws, executor, ret = aclnn.aclnnSubGetWorkspaceSize(x.handle, x.handle, scalar(1, D.DT_INT64), out.handle)
     assert (ws, ret) == (0, 0)
     assert executor is not None and not executor.launchers
 
@@ -166,8 +166,8 @@ def test_subs_dtypes_and_shapes(stream: int, dtype: int, case: str) -> None:
     a = random_values(dtype, shape, rng)
     value, value_dtype = _scalar_for(dtype)
     x, out = to_device(a, dtype, strided=strided), empty_out(shape, dtype, strided=strided)
-    run_op(aclnn.aclnnSubsGetWorkspaceSize, aclnn.aclnnSubs, stream, x.tensor, scalar(value, value_dtype),
-           scalar(1, D.DT_INT64), out.tensor)  # fmt: skip
+    run_op(aclnn.aclnnSubsGetWorkspaceSize, aclnn.aclnnSubs, stream, x.handle, scalar(value, value_dtype),
+           scalar(1, D.DT_INT64), out.handle)  # fmt: skip
     check(out, _sub_golden(a, np.full(shape, value, dtype=a.dtype)))
 
 
@@ -188,8 +188,8 @@ def test_subs_promotion_and_alpha(stream: int, dtype: int, value: float, value_d
     rng = np.random.default_rng(6)
     a = random_values(dtype, (513,), rng)
     x, out = to_device(a, dtype), empty_out((513,), out_dtype)
-    run_op(aclnn.aclnnSubsGetWorkspaceSize, aclnn.aclnnSubs, stream, x.tensor, scalar(value, value_dtype),
-           scalar(alpha, D.DT_FLOAT if isinstance(alpha, float) else D.DT_INT64), out.tensor)  # fmt: skip
+    run_op(aclnn.aclnnSubsGetWorkspaceSize, aclnn.aclnnSubs, stream, x.handle, scalar(value, value_dtype),
+           scalar(alpha, D.DT_FLOAT if isinstance(alpha, float) else D.DT_INT64), out.handle)  # fmt: skip
     check(out, wide(a) - alpha * value)
 
 
@@ -197,28 +197,28 @@ def test_inplace_subs(stream: int) -> None:
     """aclnnInplaceSubs updates a strided selfRef in place."""
     a = np.arange(60, dtype=np.int32).reshape(3, 20)
     x = to_device(a, D.DT_INT32, strided=True)
-    run_op(aclnn.aclnnInplaceSubsGetWorkspaceSize, aclnn.aclnnInplaceSubs, stream, x.tensor, scalar(7, D.DT_INT32),
+    run_op(aclnn.aclnnInplaceSubsGetWorkspaceSize, aclnn.aclnnInplaceSubs, stream, x.handle, scalar(7, D.DT_INT32),
            scalar(2, D.DT_INT32))  # fmt: skip
-    assert np.array_equal(x.read(), a - 14)
+    assert np.array_equal(x.numpy(), a - 14)
 
 
 def test_subs_errors(stream: int) -> None:
     """Nulls are 161001; unsupported self, float -> int out, bad alpha, shape and rank are 161002."""
-    x = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).tensor
+    x = to_device(np.zeros((2, 3), np.int32), D.DT_INT32).handle
     other, alpha = scalar(1, D.DT_INT32), scalar(1, D.DT_INT64)
     phase1 = aclnn.aclnnSubsGetWorkspaceSize
     for args in ((None, other, alpha, x), (x, None, alpha, x), (x, other, None, x), (x, other, alpha, None)):
         assert status(phase1, *args) == NULLPTR
     # the spec's UT: int32 self, float scalar, int64 alpha, int32 out -> promote float32 cannot go to int32
     assert status(phase1, x, scalar(1.5, D.DT_FLOAT), alpha, x) == INVALID
-    u32 = to_device(np.zeros((2, 3), np.uint32), D.DT_UINT32).tensor
+    u32 = to_device(np.zeros((2, 3), np.uint32), D.DT_UINT32).handle
     assert status(phase1, u32, other, alpha, u32) == INVALID
     assert status(phase1, x, other, scalar(1.5, D.DT_FLOAT), x) == INVALID
-    b = to_device(np.zeros((2, 3), bool), D.DT_BOOL).tensor
+    b = to_device(np.zeros((2, 3), bool), D.DT_BOOL).handle
     assert status(phase1, b, scalar(2, D.DT_UINT16), alpha, b) == INVALID  # bool with uint16: no promoted dtype
-    other_shape = to_device(np.zeros((3, 2), np.int32), D.DT_INT32).tensor
+    other_shape = to_device(np.zeros((3, 2), np.int32), D.DT_INT32).handle
     assert status(phase1, x, other, alpha, other_shape) == INVALID
-    nine = to_device(np.zeros((1,) * 9, np.int32), D.DT_INT32).tensor
+    nine = to_device(np.zeros((1,) * 9, np.int32), D.DT_INT32).handle
     assert status(phase1, nine, other, alpha, nine) == INVALID
     assert status(aclnn.aclnnInplaceSubsGetWorkspaceSize, None, other, alpha) == NULLPTR
     assert status(aclnn.aclnnInplaceSubsGetWorkspaceSize, x, other, None) == NULLPTR

@@ -12,18 +12,18 @@ real ops do.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from device_helpers import device_tensor, initial, view_of
 
-from emulator import acl, aclnn, process
+from emulator import acl, aclnn
+from emulator import npu as npu_layer
 from emulator.meta.dtypes import numpy_dtype
 from emulator.testing.precision import assert_precision, check_precision
 
-H2D, D2H = 1, 2
 F32, F16, BF16, F64 = aclnn.ACL_FLOAT, aclnn.ACL_FLOAT16, aclnn.ACL_BF16, aclnn.ACL_DOUBLE
 C64, C128 = aclnn.ACL_COMPLEX64, aclnn.ACL_COMPLEX128
 I8, I16, I32, I64, U8 = aclnn.ACL_INT8, aclnn.ACL_INT16, aclnn.ACL_INT32, aclnn.ACL_INT64, aclnn.ACL_UINT8
@@ -37,67 +37,15 @@ NAMES = {F32: "f32", F16: "f16", BF16: "bf16", F64: "f64", C64: "c64", C128: "c1
 
 # -- device helpers ------------------------------------------------------------------------------------------
 @pytest.fixture
-def npu(emu: process.EmulatedProcess) -> Iterator[int]:
-    """acl.init, set_device(0), a stream and aclnnInit(None); yields the stream."""
-    assert acl.init() == 0
-    assert acl.rt.set_device(0) == 0
-    stream, ret = acl.rt.create_stream()
-    assert ret == 0
-    assert aclnn.aclnnInit(None) == 0
-    yield stream
+def npu(stream: int) -> int:
+    """The ops session's stream (tests/ops/conftest.py: acl.init, set_device(0), a stream, aclnnInit)."""
+    return stream
 
 
-@dataclass
-class Dev:
-    """An aclTensor over device memory whose storage started as ``storage``."""
-
-    tensor: Any
-    ptr: int
-    storage: np.ndarray
-    shape: tuple[int, ...]
-    strides: tuple[int, ...]
-    offset: int
-
-    def read(self) -> np.ndarray:
-        """The whole storage as it is now on the device."""
-        out = np.empty_like(self.storage)
-        if out.nbytes:
-            assert acl.rt.memcpy(out.ctypes.data, out.nbytes, self.ptr, out.nbytes, D2H) == 0
-        return out
-
-    def view(self, storage: np.ndarray | None = None) -> np.ndarray:
-        """The tensor's view (shape, strides, offset) of ``storage`` (default: the initial storage)."""
-        flat = (self.storage if storage is None else storage).reshape(-1)
-        if 0 in self.shape:
-            return np.empty(self.shape, flat.dtype)
-        strides = tuple(s * flat.itemsize for s in self.strides)
-        return np.lib.stride_tricks.as_strided(flat[self.offset :], self.shape, strides).copy()
+dev = device_tensor  # malloc + copy in + aclCreateTensor with explicit strides, through emulator.npu
 
 
-def dev(
-    storage: np.ndarray,
-    dtype: int,
-    shape: tuple[int, ...] | None = None,
-    strides: tuple[int, ...] | None = None,
-    offset: int = 0,
-    fmt: int = ND,
-) -> Dev:
-    """malloc + copy in + aclCreateTensor with explicit strides (default: the dense storage itself)."""
-    storage = np.array(storage, order="C")  # a copy that keeps a 0-d array 0-d
-    ptr, ret = acl.rt.malloc(max(storage.nbytes, 1), 0)
-    assert ret == 0
-    if storage.nbytes:
-        assert acl.rt.memcpy(ptr, storage.nbytes, storage.ctypes.data, storage.nbytes, H2D) == 0
-    view = tuple(storage.shape) if shape is None else tuple(shape)
-    if strides is None:
-        strides = tuple(s // storage.itemsize for s in np.empty(view, storage.dtype).strides)
-    dims = list(storage.shape)
-    tensor = aclnn.aclCreateTensor(list(view), len(view), dtype, list(strides), offset, fmt, dims, len(dims), ptr)
-    assert tensor is not None
-    return Dev(tensor, ptr, storage, view, tuple(strides), offset)
-
-
-def zeros(dtype: int, shape: tuple[int, ...], fmt: int = ND) -> Dev:
+def zeros(dtype: int, shape: tuple[int, ...], fmt: int = ND) -> npu_layer.Tensor:
     return dev(np.zeros(shape, numpy_dtype(dtype)), dtype, fmt=fmt)
 
 
@@ -204,7 +152,7 @@ def _case_id(case: tuple[str, int, int]) -> str:
     return f"{api[5:]}-{NAMES[s]}" + (f"-to-{NAMES[o]}" if o != s else "")
 
 
-def make_input(api: str, dtype: int, layout: str, seed: int = 0) -> Dev:
+def make_input(api: str, dtype: int, layout: str, seed: int = 0) -> npu_layer.Tensor:
     """The input tensor for a layout: dense, or (``strided``) a transposed view of a (37, 3) storage."""
     domain = DOMAINS.get(api, "real")
     if layout == "strided":
@@ -219,12 +167,12 @@ def test_values(npu: int, case: tuple[str, int, int], layout: str) -> None:
     api, self_dtype, out_dtype = case
     x = make_input(api, self_dtype, layout)
     out = dev(np.full(x.shape, 7, numpy_dtype(out_dtype)), out_dtype)
-    ws, launches = run(npu, api, x.tensor, out.tensor)
-    result = out.read()
+    ws, launches = run(npu, api, x.handle, out.handle)
+    result = out.storage()
     if layout == "empty":
         assert ws == 0 and launches == []
         return
-    assert_precision(result, golden(api, x.view(), out_dtype))
+    assert_precision(result, golden(api, view_of(x), out_dtype))
 
 
 UNARY_APIS = sorted(GOLDENS)
@@ -235,8 +183,8 @@ def test_zero_dim_tensor(npu: int, api: str) -> None:
     """A 0-d float32 tensor (a scalar) is an ordinary one-element input."""
     x = dev(np.array(0.75, np.float32), F32)
     out = zeros(F32, ())
-    run(npu, api, x.tensor, out.tensor)
-    assert_precision(out.read(), golden(api, np.array(0.75, np.float32), F32))
+    run(npu, api, x.handle, out.handle)
+    assert_precision(out.storage(), golden(api, np.array(0.75, np.float32), F32))
 
 
 @pytest.mark.parametrize("api", UNARY_APIS)
@@ -244,9 +192,9 @@ def test_transposed_output(npu: int, api: str) -> None:
     """A non-contiguous out (a transposed view of its storage) gets the result through the ViewCopy kernel."""
     x = make_input(api, F32, "odd", seed=3)
     out = dev(np.zeros((37, 3), np.float32), F32, (3, 37), (1, 3))
-    _, launches = run(npu, api, x.tensor, out.tensor)
+    _, launches = run(npu, api, x.handle, out.handle)
     assert launches[-1] == "ViewCopy"
-    assert_precision(out.view(out.read()), golden(api, x.view(), F32))
+    assert_precision(out.numpy(), golden(api, view_of(x), F32))
 
 
 # emulator/opdev/framework.py sizes the ViewCopy kernel by its output (the whole destination storage, here
@@ -257,9 +205,9 @@ def test_strided_output_in_larger_storage(npu: int, api: str) -> None:
     x = make_input(api, F32, "odd", seed=3)
     storage = np.full((3, 80), -9.0, np.float32)
     out = dev(storage, F32, (3, 37), (80, 2), 1)
-    run(npu, api, x.tensor, out.tensor)
-    after = out.read()
-    assert_precision(out.view(after), golden(api, x.view(), F32))
+    run(npu, api, x.handle, out.handle)
+    after = out.storage()
+    assert_precision(view_of(out, after), golden(api, view_of(x), F32))
     mask = np.ones(storage.size, bool)
     mask[1 + np.add.outer(np.arange(3) * 80, np.arange(37) * 2).ravel()] = False
     assert np.array_equal(after.reshape(-1)[mask], storage.reshape(-1)[mask])
@@ -284,24 +232,24 @@ def test_inplace(npu: int, api: str, dtype: int, layout: str) -> None:
     """The in-place variant writes f(selfRef) back into selfRef, also through a strided view."""
     base = INPLACE[api][0]
     x = make_input(base, dtype, layout, seed=5)
-    expected = golden(base, x.view(), dtype)
-    run(npu, api, x.tensor)
-    assert_precision(x.view(x.read()), expected)
+    expected = golden(base, view_of(x), dtype)
+    run(npu, api, x.handle)
+    assert_precision(x.numpy(), expected)
 
 
 def test_inplace_relu_uint8_is_a_no_op(npu: int) -> None:
     """aclnnInplaceRelu on uint8 launches nothing and needs no workspace (relu is the identity there)."""
     x = make_input("aclnnRelu", U8, "odd")
-    ws, launches = run(npu, "aclnnInplaceRelu", x.tensor)
+    ws, launches = run(npu, "aclnnInplaceRelu", x.handle)
     assert (ws, launches) == (0, [])
-    assert np.array_equal(x.read(), x.storage)
+    assert np.array_equal(x.storage(), initial(x))
 
 
 @pytest.mark.parametrize("api", ["aclnnInplaceExp", "aclnnInplaceSigmoid", "aclnnInplaceLog"])
 def test_inplace_empty(npu: int, api: str) -> None:
     """An empty selfRef: success, no workspace, no launches."""
     x = zeros(F32, (2, 0))
-    assert run(npu, api, x.tensor) == (0, [])
+    assert run(npu, api, x.handle) == (0, [])
 
 
 # -- the L0 composition and AI Core / AI CPU dispatch (spec/ops.md 1.8) ---------------------------------------
@@ -339,31 +287,31 @@ def test_l0_composition(npu: int, api: str, self_dtype: int, out_dtype: int, exp
     """The kernels phase 1 records, AI Core or AI CPU by dtype, and the result is right."""
     x = make_input(api, self_dtype, "odd", seed=7)
     out = zeros(out_dtype, x.shape)
-    _, launches = run(npu, api, x.tensor, out.tensor)
+    _, launches = run(npu, api, x.handle, out.handle)
     assert launches == expected
-    assert_precision(out.read(), golden(api, x.view(), out_dtype))
+    assert_precision(out.storage(), golden(api, view_of(x), out_dtype))
 
 
 def test_large_input_uses_every_core(npu: int) -> None:
     """400 000 float16 elements: the Exp kernel's tiling gives a block to each of the 48 vector cores."""
     x = make_input("aclnnExp", F16, "large")
     out = zeros(F16, LARGE)
-    ws, executor, ret = aclnn.aclnnExpGetWorkspaceSize(x.tensor, out.tensor)
+    ws, executor, ret = aclnn.aclnnExpGetWorkspaceSize(x.handle, out.handle)
     assert ret == 0 and ws == 0
     (launcher,) = executor.launchers
     assert aclnn.aclnnExp(0, 0, executor, npu) == 0
     assert acl.rt.synchronize_stream(npu) == 0
     assert launcher.recorded is not None and launcher.recorded.block_dim == 48
-    assert_precision(out.read(), golden("aclnnExp", x.view(), F16))
+    assert_precision(out.storage(), golden("aclnnExp", view_of(x), F16))
 
 
 def test_noncontiguous_input_needs_workspace(npu: int) -> None:
     """A strided self is gathered (AsStrided) into a workspace intermediate before the kernel."""
     x = make_input("aclnnSigmoid", F32, "strided")
     out = zeros(F32, x.shape)
-    ws, launches = run(npu, "aclnnSigmoid", x.tensor, out.tensor)
+    ws, launches = run(npu, "aclnnSigmoid", x.handle, out.handle)
     assert launches == ["AsStrided", "Sigmoid"] and ws >= 512
-    assert_precision(out.read(), golden("aclnnSigmoid", x.view(), F32))
+    assert_precision(out.storage(), golden("aclnnSigmoid", view_of(x), F32))
 
 
 # -- special values and op-specific behaviour ----------------------------------------------------------------
@@ -384,8 +332,8 @@ def test_special_values(npu: int, api: str, inputs: list[float], expected: list[
     """log(0) = -inf, log(x<0) = NaN, rsqrt(0) = +inf, overflow to inf and saturation, float32."""
     x = dev(np.array(inputs, np.float32), F32)
     out = zeros(F32, (len(inputs),))
-    run(npu, api, x.tensor, out.tensor)
-    assert_precision(out.read(), np.array(expected))
+    run(npu, api, x.handle, out.handle)
+    assert_precision(out.storage(), np.array(expected))
 
 
 def test_integer_negation_and_abs_wrap(npu: int) -> None:
@@ -393,8 +341,8 @@ def test_integer_negation_and_abs_wrap(npu: int) -> None:
     for api in ("aclnnNeg", "aclnnAbs"):
         x = dev(np.array([-(2**31), 5, -7], np.int32), I32)
         out = zeros(I32, (3,))
-        run(npu, api, x.tensor, out.tensor)
-        assert out.read().tolist() == [-(2**31), -5 if api == "aclnnNeg" else 5, 7]
+        run(npu, api, x.handle, out.handle)
+        assert out.storage().tolist() == [-(2**31), -5 if api == "aclnnNeg" else 5, 7]
 
 
 def test_gelu_is_the_tanh_approximation(npu: int) -> None:
@@ -404,8 +352,8 @@ def test_gelu_is_the_tanh_approximation(npu: int) -> None:
     xs = np.linspace(-4.0, -2.5, 64).astype(np.float32)
     x = dev(xs, F32)
     out = zeros(F32, xs.shape)
-    run(npu, "aclnnGelu", x.tensor, out.tensor)
-    result = out.read()
+    run(npu, "aclnnGelu", x.handle, out.handle)
+    result = out.storage()
     assert_precision(result, _gelu_tanh(xs.astype(np.float64)))
     exact = np.array([0.5 * v * (1.0 + erf(v / np.sqrt(2.0))) for v in xs.astype(np.float64)])
     assert not check_precision(result, exact)
@@ -416,17 +364,17 @@ def test_silu_accepts_more_than_eight_dims(npu: int) -> None:
     shape = (2, 1, 2, 1, 2, 1, 2, 1, 3)
     x = dev(values(F32, shape, "real"), F32)
     out = zeros(F32, shape)
-    _, launches = run(npu, "aclnnSilu", x.tensor, out.tensor)
+    _, launches = run(npu, "aclnnSilu", x.handle, out.handle)
     assert launches == ["Swish"]
-    assert_precision(out.read(), golden("aclnnSilu", x.storage, F32))
+    assert_precision(out.storage(), golden("aclnnSilu", initial(x), F32))
 
 
 def test_relu_uint8_out_of_place_is_a_copy(npu: int) -> None:
     """The code accepts uint8 out-of-place (spec/ops.md 4): out is a bit-exact copy of self."""
     x = make_input("aclnnRelu", U8, "strided")
     out = zeros(U8, x.shape)
-    run(npu, "aclnnRelu", x.tensor, out.tensor)
-    assert np.array_equal(out.read(), x.view())
+    run(npu, "aclnnRelu", x.handle, out.handle)
+    assert np.array_equal(out.storage(), view_of(x))
 
 
 # -- error statuses ------------------------------------------------------------------------------------------
@@ -437,7 +385,7 @@ OUT_OF_PLACE = [api for api in UNARY_APIS]
 @pytest.mark.parametrize("api", OUT_OF_PLACE)
 def test_null_argument(npu: int, api: str, which: str) -> None:
     """A null self or out is ACLNN_ERR_PARAM_NULLPTR."""
-    t = zeros(F32, (2, 3)).tensor
+    t = zeros(F32, (2, 3)).handle
     args = (None, t) if which == "self" else (t, None)
     assert phase1_status(api, *args) == NULLPTR
 
@@ -449,7 +397,7 @@ def test_null_selfref(npu: int, api: str) -> None:
 
 
 def _t(dtype: int, shape: tuple[int, ...] = (2, 3), fmt: int = ND) -> Callable[[], Any]:
-    return lambda: zeros(dtype, shape, fmt).tensor
+    return lambda: zeros(dtype, shape, fmt).handle
 
 
 RANK9 = (1,) * 9
