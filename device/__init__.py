@@ -9,12 +9,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from emulator.device.interface import Device, DeviceCaps
-from emulator.device.soc import SocProfile, load_soc
+from .interface import Device, DeviceCaps
+from .soc import SocProfile, load_soc
 
 if TYPE_CHECKING:  # mypy proves each backend is a Device; at run time nothing is imported
-    from emulator.device.ascend import AscendNpu
-    from emulator.device.simulated.npu import SimulatedNpu
+    from .ascend import AscendNpu
+    from .simulated.npu import SimulatedNpu
 
     def _backends_are_devices(simulated: SimulatedNpu, ascend: AscendNpu) -> tuple[Device, Device]:
         return simulated, ascend

@@ -26,8 +26,8 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from emulator.device import errors, memory_rules
-from emulator.device.interface import (
+from . import errors, memory_rules
+from .interface import (
     AddressKind,
     AllocationInfo,
     DeviceCaps,
@@ -41,7 +41,7 @@ from emulator.device.interface import (
     StreamId,
     TaskListener,
 )
-from emulator.device.soc import DEFAULT_SOC, SocProfile, available_socs, load_soc
+from .soc import DEFAULT_SOC, SocProfile, available_socs, load_soc
 
 DIRECTION_KIND = {Direction.H2H: 0, Direction.H2D: 1, Direction.D2H: 2, Direction.D2D: 3}
 MEM_ATTR = {None: 1, PageKind.HUGE: 4, PageKind.NORMAL: 5, PageKind.GIANT: 10}  # ACL_HBM_MEM*

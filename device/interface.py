@@ -24,7 +24,7 @@ from typing import Generic, NamedTuple, NewType, Protocol, TypeVar
 
 import numpy as np
 
-from emulator.device.soc import SocProfile
+from .soc import SocProfile
 
 DevicePtr = NewType("DevicePtr", int)
 StreamId = NewType("StreamId", int)

@@ -14,7 +14,7 @@ module to get them (spec/runtime.md sections 6.1 and 6.3):
 
 from __future__ import annotations
 
-from emulator.device.interface import MemPolicy, PageKind
+from .interface import MemPolicy, PageKind
 
 SIZE_ALIGN = 32  # aclrtMalloc and aclrtMallocHost round sizes up to this
 HUGE_FIRST_THRESHOLD = 1024 * 1024  # HUGE_FIRST: rounded sizes above this try 2 MiB pages first

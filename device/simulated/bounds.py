@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from emulator.device.errors import KernelOutOfBounds
+from ..errors import KernelOutOfBounds
 
 
 class BoundsChecked(np.ndarray):

@@ -7,8 +7,8 @@ overhead plus the bytes it touches at HBM bandwidth, unless the launch states it
 
 from __future__ import annotations
 
-from emulator.device.interface import Direction, KernelLaunch
-from emulator.device.soc import SocProfile
+from ..interface import Direction, KernelLaunch
+from ..soc import SocProfile
 
 LAUNCH_OVERHEAD_US = 3.0
 COPY_OVERHEAD_US = 1.0

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from emulator.device import memory_rules
-from emulator.device.errors import FeatureNotSupported, InvalidAddress, OutOfMemory
-from emulator.device.interface import AllocationInfo, DevicePtr, MemInfo, PageKind
+from .. import memory_rules
+from ..errors import FeatureNotSupported, InvalidAddress, OutOfMemory
+from ..interface import AllocationInfo, DevicePtr, MemInfo, PageKind
 
 POISON = 0xFF
 DEVICE_BASE = 0x12C0_0000_0000  # far from any real host mapping on x86-64 / aarch64 Linux

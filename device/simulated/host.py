@@ -12,8 +12,8 @@ import ctypes
 
 import numpy as np
 
-from emulator.device.errors import InvalidAddress
-from emulator.device.memory_rules import PINNED_ALIGN, pinned_size
+from ..errors import InvalidAddress
+from ..memory_rules import PINNED_ALIGN, pinned_size
 
 
 class PinnedHost:

@@ -24,8 +24,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import structlog
 
-from emulator.device.errors import InvalidValue, UnifiedBufferOverflow
-from emulator.device.interface import (
+from ..errors import InvalidValue, UnifiedBufferOverflow
+from ..interface import (
     Access,
     AddressKind,
     AllocationInfo,
@@ -43,12 +43,12 @@ from emulator.device.interface import (
     StreamId,
     TaskListener,
 )
-from emulator.device.simulated import cost
-from emulator.device.simulated.bounds import checked
-from emulator.device.simulated.heap import DEVICE_BASE, DEVICE_SPAN, Heap
-from emulator.device.simulated.host import PinnedHost, host_view
-from emulator.device.simulated.streams import Scheduler
-from emulator.device.soc import SocProfile, load_soc
+from ..soc import SocProfile, load_soc
+from . import cost
+from .bounds import checked
+from .heap import DEVICE_BASE, DEVICE_SPAN, Heap
+from .host import PinnedHost, host_view
+from .streams import Scheduler
 
 log = structlog.get_logger(logger_name="device.simulated")
 

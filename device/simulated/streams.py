@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from emulator.device.errors import (
+from ..errors import (
     DeviceError,
     EventNotRecorded,
     EventSyncTimeout,
@@ -34,7 +34,7 @@ from emulator.device.errors import (
     StreamSyncTimeout,
     TaskFailed,
 )
-from emulator.device.interface import Access, BufferArg, EventId, StreamId
+from ..interface import Access, BufferArg, EventId, StreamId
 
 EVENT_SYNC = 0x1
 EVENT_TIME_LINE = 0x8

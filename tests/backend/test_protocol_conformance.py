@@ -136,13 +136,17 @@ def backend_homes() -> dict[str, str]:
 
 
 def imported_modules(path: Path) -> set[str]:
+    """Every module a file imports, relative imports resolved against its place in emulator.device."""
+    package = ["emulator", "device", *path.parent.relative_to(DEVICE_DIR).parts]
     modules: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             modules.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            modules.add(node.module)
-            modules.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            modules.add(module)
+            modules.update(f"{module}.{alias.name}" for alias in node.names)
     return modules
 
 
@@ -163,6 +167,16 @@ def test_no_backend_imports_another_backend(backend: str) -> None:
             assert not any(module == other or module.startswith(other + ".") for other in others), (
                 f"{path.name} imports {module}"
             )
+
+
+def test_the_device_layer_imports_itself_relatively() -> None:
+    """device/ names its own modules relatively, so no line of it can even spell an import from above."""
+    for path in sorted(DEVICE_DIR.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                assert not node.module.startswith("emulator"), f"{path.relative_to(DEVICE_DIR)} imports {node.module}"
+            if isinstance(node, ast.Import):
+                assert not any(a.name.startswith("emulator") for a in node.names), path
 
 
 def test_the_device_layer_imports_nothing_above_it() -> None:
