@@ -53,8 +53,8 @@ def _real(scalar: aclScalar) -> float:
     if value is None:
         return 0.0
     if np.iscomplexobj(value):
-        value = np.real(value)  # type: ignore[call-overload]
-    return float(value)  # type: ignore[arg-type]
+        return float(np.real(value))
+    return float(value)
 
 
 def to_double(scalar: aclScalar) -> float:

@@ -185,7 +185,7 @@ def _divs_chain(self, other, out, executor: aclOpExecutor) -> aclTensor:  # type
 
 def _divs(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1:
     _check_formats(api, out, self)
-    check_dtype(api, "other", other, DIV_DTYPES)  # type: ignore[arg-type]
+    check_dtype(api, "other", other, DIV_DTYPES)
     check_dtype(api, "self", self, DIV_DTYPES)
     check_rank(api, "self", self)
     check_param(self.view_shape == out.view_shape, api, f"out shape {list(out.view_shape)} must equal self shape "
