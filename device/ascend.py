@@ -98,7 +98,7 @@ class AscendNpu:
             message = self._acl.get_recent_err_msg() or f"pyACL returned {ret}"
             exc = cls(message, code=int(ret))
             if cls is errors.DeviceError:
-                exc.status = int(ret)  # type: ignore[misc]  # keep the card's own code
+                exc.status = int(ret)  # keep the card's own code
             raise exc
 
     # -- memory -----------------------------------------------------------------------------

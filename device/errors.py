@@ -17,7 +17,6 @@ conformance test checks each one against ``emulator.status.AclError``.
 from __future__ import annotations
 
 from enum import Enum
-from typing import ClassVar
 
 
 class _ClassDefault(Enum):
@@ -34,10 +33,12 @@ class StatusError(Exception):
 
     ``msg_id`` is the class's unless the raiser passes one: the same status is silent in one
     API and reported in another (an aclnn getter's 161001 records nothing, an L2 op's does).
-    Only subclasses are raised; the root's defaults are ACL_ERROR_INTERNAL_ERROR's.
+    Only subclasses are raised; the root's defaults are ACL_ERROR_INTERNAL_ERROR's. ``status`` is the
+    class's too, but an instance may carry its own: the pyACL backend keeps a card's code that no
+    class maps (a DeviceError with that status).
     """
 
-    status: ClassVar[int] = 500000  # ACL_ERROR_INTERNAL_ERROR
+    status: int = 500000  # ACL_ERROR_INTERNAL_ERROR
     msg_id: str | None = "EH9999"
 
     def __init__(
@@ -53,7 +54,7 @@ class StatusError(Exception):
 class DeviceError(StatusError):
     """A runtime failure. ``msg_id`` None means the real call fails silently (no message recorded)."""
 
-    status: ClassVar[int] = 507000  # ACL_ERROR_RT_INTERNAL_ERROR: unmapped internal errors
+    status: int = 507000  # ACL_ERROR_RT_INTERNAL_ERROR: unmapped internal errors
     msg_id: str | None = "EE9999"
 
 

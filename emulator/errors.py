@@ -11,8 +11,6 @@ place that turns a ``StatusError`` into a status.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 # the root is re-exported: the floors above device catch ``emulator.errors.StatusError``
 from emulator.device.errors import StatusError as StatusError
 from emulator.status import AclError, AclnnStatus
@@ -21,7 +19,7 @@ from emulator.status import AclError, AclnnStatus
 class EmulatorError(StatusError):
     """An error of the layers above the runtime (ACL's own checks, aclnn); same fields as the root."""
 
-    status: ClassVar[int] = AclError.ACL_ERROR_INTERNAL_ERROR
+    status: int = AclError.ACL_ERROR_INTERNAL_ERROR
     msg_id: str | None = "EH9999"
 
 

@@ -30,14 +30,14 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
 Accept = Callable[[object], bool]
 
 
-def is_integer(value: object) -> bool:
+def is_integer(value: object) -> TypeGuard[int | np.integer]:
     """An int or numpy integer (IntEnum members are ints); never a bool, float or str."""
     kind = type(value)
     if kind is int:
@@ -51,7 +51,7 @@ def _int_range(bits: int) -> Accept:
     lo, hi = -(1 << (bits - 1)), (1 << bits) - 1
 
     def accept(value: object) -> bool:
-        return is_integer(value) and lo <= operator.index(value) <= hi  # type: ignore[arg-type]
+        return is_integer(value) and lo <= operator.index(value) <= hi
 
     return accept
 

@@ -162,7 +162,9 @@ def flatten(args: list[Any]) -> list[aclTensor | None]:
     flat: list[aclTensor | None] = []
     for arg in args:
         if isinstance(arg, aclTensorList):
-            flat.extend(arg.values)  # type: ignore[arg-type]
+            for member in arg.values:
+                assert member is None or isinstance(member, aclTensor), "a tensor list holds tensors and nulls"
+                flat.append(member)
         else:
             flat.append(arg)
     return flat

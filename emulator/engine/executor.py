@@ -336,7 +336,7 @@ def _real(tensors: list[Any]) -> list[aclTensor]:
     flat: list[aclTensor] = []
     for t in tensors:
         if isinstance(t, aclTensorList):
-            flat.extend(m for m in t.values if m is not None)  # type: ignore[misc]
+            flat.extend(m for m in t.values if isinstance(m, aclTensor))
         elif isinstance(t, aclTensor):
             flat.append(t)
     return flat

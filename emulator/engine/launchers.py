@@ -68,7 +68,10 @@ def run_tiling(impl: OpImpl, bin_: OpKernelBin, pack: ArgPack, executor: aclOpEx
 
 
 class Launcher:
-    name: str = "launcher"
+    @property
+    def name(self) -> str:
+        """What reports call the launcher (the op type for kernels)."""
+        return "launcher"
 
     def launch(self, ctx: RunContext) -> None:
         raise NotImplementedError
@@ -156,7 +159,7 @@ class AiCoreLauncher(Launcher):
     attrs: KernelAttrs | None = None  # built at the first launch: the pack's dtypes, shapes and attributes are fixed
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:
         return self.impl.op_type
 
     def launch(self, ctx: RunContext) -> None:
@@ -237,7 +240,7 @@ class AicpuLauncher(Launcher):
     one_shot: bool = False
 
     @property
-    def name(self) -> str:  # type: ignore[override]
+    def name(self) -> str:
         return f"{self.impl.op_type}(AI CPU)"
 
     def launch(self, ctx: RunContext) -> None:

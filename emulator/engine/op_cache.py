@@ -44,13 +44,17 @@ MAX_LIMIT = 10_000_000
 OK = AclnnStatus.ACLNN_SUCCESS
 
 
-def _tensor_part(t: aclTensor) -> tuple[object, ...]:
+# A tensor's share of the key: view shape, strides, storage shape, dtype, offset, view format.
+TensorPart = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, int]
+
+
+def _tensor_part(t: aclTensor) -> TensorPart:
     return (t.view_shape, t.strides, t.storage_shape, t.dtype, t.offset, t.view_format)
 
 
-def _key_bytes(part: tuple[object, ...]) -> int:
+def _key_bytes(part: TensorPart) -> int:
     """How many bytes the real key buffer would need for a tensor part (8 per dim/stride, 4+8+4 fields, commas)."""
-    return 8 * (len(part[0]) + len(part[1]) + len(part[2])) + 21  # type: ignore[arg-type]
+    return 8 * (len(part[0]) + len(part[1]) + len(part[2])) + 21
 
 
 def _arg_part(arg: Any, tensors: list[aclTensor]) -> tuple[object, int]:
@@ -163,10 +167,12 @@ class OpCache:
             return None
         key = cache_key(api, config, args)
         cache = self.thread()
-        entry = cache.entries.get(key) if key is not None else None
+        if key is None:
+            return None
+        entry = cache.entries.get(key)
         if entry is None or not entry.usable or entry.api != api:
             return None
-        cache.entries.move_to_end(key)  # type: ignore[arg-type]
+        cache.entries.move_to_end(key)
         cache.hits += 1
         return entry.workspace_size, OpExecCacheWrap(entry, args), OK
 

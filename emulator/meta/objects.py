@@ -133,7 +133,7 @@ class aclScalar(Handle):  # noqa: N801
         self.dtype = dtype
         self.data = data
 
-    def value(self) -> object:
+    def value(self) -> np.generic | None:
         """The value as a numpy scalar of its dtype (None for dtypes numpy cannot hold)."""
         np_dtype = numpy_dtype(self.dtype)
         if np_dtype is None:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from emulator.errors import AclnnParamInvalid, AclnnParamNullptr
 from emulator.meta.dtypes import dtype_name
-from emulator.meta.objects import aclTensor
+from emulator.meta.objects import aclScalar, aclTensor
 
 MAX_DIM = 8
 
@@ -26,7 +26,8 @@ def check_param(ok: bool, api: str, message: str) -> None:
         raise AclnnParamInvalid(f"{api}: {message}")
 
 
-def check_dtype(api: str, name: str, tensor: aclTensor, supported: Iterable[int]) -> None:
+def check_dtype(api: str, name: str, tensor: aclTensor | aclScalar, supported: Iterable[int]) -> None:
+    """OP_CHECK_DTYPE_NOT_SUPPORT: a tensor's or a scalar's dtype in the support list."""
     allowed = tuple(supported)
     if tensor.dtype not in allowed:
         listed = ", ".join(dtype_name(d) for d in allowed)

@@ -31,7 +31,11 @@ def add_to_launcher_list_aicore(executor: aclOpExecutor, impl: OpImpl, *groups: 
     if pack.outshape:
         executor.abandon_cache(disable_repeat=True)
     if pack.workspace:  # explicit workspace: no lookup, no tiling now
-        launcher = AiCoreLauncher(impl, pack, None, workspace=list(flatten(pack.workspace)))  # type: ignore[arg-type]
+        workspace: list[aclTensor] = []
+        for tensor in flatten(pack.workspace):
+            assert tensor is not None, "OP_WORKSPACE takes tensors (no null list member)"
+            workspace.append(tensor)
+        launcher = AiCoreLauncher(impl, pack, None, workspace=workspace)
         executor.add_launcher(launcher)
         executor.add_node(impl.op_type, pack.inputs, pack.outputs, pack.workspace)
         return OK

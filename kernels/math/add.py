@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from emulator.device.interface import BlockContext
+from emulator.engine.args import Group
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
 from emulator.errors import L0StepFailed
@@ -26,6 +27,7 @@ from emulator.opdev import (
     OP_INPUT,
     OP_OUTPUT,
     Float32,
+    OpImpl,
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
     contiguous,
@@ -88,7 +90,14 @@ AXPY, _ = binary_op(
 )
 
 
-def _launch_binary(impl_aic, impl_cpu, a, b, executor, attrs=()):  # type: ignore[no-untyped-def]
+def _launch_binary(
+    impl_aic: OpImpl,
+    impl_cpu: OpImpl,
+    a: aclTensor,
+    b: aclTensor,
+    executor: aclOpExecutor,
+    attrs: tuple[Group, ...] = (),
+) -> aclTensor:
     shape = broadcast_shape(a.view_shape, b.view_shape)
     if shape is None:
         raise L0StepFailed(impl_aic.op_type, f"{list(a.view_shape)} and {list(b.view_shape)} do not broadcast")
@@ -161,7 +170,9 @@ def aclnnAddGetWorkspaceSize(
         return unique.release(executor.get_workspace_size())
 
 
-def _add_chain(self, other, alpha, out, promote, executor):  # type: ignore[no-untyped-def]
+def _add_chain(
+    self: aclTensor, other: aclTensor, alpha: aclScalar, out: aclTensor, promote: int, executor: aclOpExecutor
+) -> aclTensor:
     s = contiguous(self, executor)
     o = contiguous(other, executor)
     alpha_value = _alpha_value(alpha)

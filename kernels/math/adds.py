@@ -52,7 +52,9 @@ def _adds(api: str, self: aclTensor, other: aclScalar, alpha: aclScalar, out: ac
         return unique.release(executor.get_workspace_size())
 
 
-def _chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+def _chain(
+    self: aclTensor, other: aclScalar, alpha: aclScalar, out: aclTensor, promote: int, executor: aclOpExecutor
+) -> aclTensor:
     other_t = convert_to_tensor(other, promote, executor)
     s = cast(contiguous(self, executor), promote, executor)
     if alpha_is_one(alpha):

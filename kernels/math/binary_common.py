@@ -53,8 +53,8 @@ def _real(scalar: aclScalar) -> float:
     if value is None:
         return 0.0
     if np.iscomplexobj(value):
-        value = np.real(value)  # type: ignore[call-overload]
-    return float(value)  # type: ignore[arg-type]
+        return float(np.real(value))
+    return float(value)
 
 
 def to_double(scalar: aclScalar) -> float:
@@ -165,7 +165,12 @@ def compare_op(op_type: str, compute: Compare, aicore: Sequence[str]) -> tuple[O
     """The AI Core op (bins: same-dtype inputs, bool output) and the AI CPU op of a comparison."""
     kernel = compare_kernel(compute)
     bins = tuple(BinSpec((d, d), ("bool",)) for d in aicore)
-    common = dict(infer_shape=infer_broadcast, input_names=("x1", "x2"), kernel_attrs=BinaryAttrs.of)
-    aicore_impl = OpImpl(op_type, kernel, binary_tiling, bins=bins, **common)  # type: ignore[arg-type]
-    aicpu_impl = OpImpl(op_type, kernel, binary_tiling, engine=Engine.AICPU, **common)  # type: ignore[arg-type]
+    aicore_impl = OpImpl(
+        op_type, kernel, binary_tiling, infer_shape=infer_broadcast, bins=bins, input_names=("x1", "x2"),
+        kernel_attrs=BinaryAttrs.of,
+    )  # fmt: skip
+    aicpu_impl = OpImpl(
+        op_type, kernel, binary_tiling, infer_shape=infer_broadcast, engine=Engine.AICPU, input_names=("x1", "x2"),
+        kernel_attrs=BinaryAttrs.of,
+    )  # fmt: skip
     return aicore_impl, aicpu_impl

@@ -34,10 +34,12 @@ from emulator.opdev import (
 )
 
 D = DataType
-NAMES = {D.DT_FLOAT16: "float16", D.DT_FLOAT: "float", D.DT_INT32: "int32", D.DT_UINT8: "uint8", D.DT_INT8: "int8",
-         D.DT_BOOL: "bool", D.DT_BF16: "bfloat16", D.DT_INT16: "int16", D.DT_INT64: "int64", D.DT_UINT32: "uint32",
-         D.DT_UINT16: "uint16", D.DT_UINT64: "uint64", D.DT_DOUBLE: "double", D.DT_COMPLEX64: "complex64",
-         D.DT_COMPLEX128: "complex128"}  # fmt: skip
+NAMES: dict[int, str] = {
+    D.DT_FLOAT16: "float16", D.DT_FLOAT: "float", D.DT_INT32: "int32", D.DT_UINT8: "uint8", D.DT_INT8: "int8",
+    D.DT_BOOL: "bool", D.DT_BF16: "bfloat16", D.DT_INT16: "int16", D.DT_INT64: "int64", D.DT_UINT32: "uint32",
+    D.DT_UINT16: "uint16", D.DT_UINT64: "uint64", D.DT_DOUBLE: "double", D.DT_COMPLEX64: "complex64",
+    D.DT_COMPLEX128: "complex128",
+}  # fmt: skip
 AICORE_PAIRS: dict[int, tuple[int, ...]] = {
     D.DT_FLOAT16: (D.DT_FLOAT, D.DT_INT32, D.DT_UINT8, D.DT_INT8, D.DT_BOOL, D.DT_BF16, D.DT_INT16, D.DT_INT64),
     D.DT_FLOAT: (D.DT_FLOAT16, D.DT_INT32, D.DT_INT64, D.DT_BF16, D.DT_BOOL, D.DT_UINT8, D.DT_INT16, D.DT_INT8),

@@ -205,9 +205,12 @@ def aclnnCatGetWorkspaceSize(
     api = "aclnnCat"
     check_not_null(api, tensors=tensors)
     assert tensors is not None
+    members: list[aclTensor] = []
     for i, tensor in enumerate(tensors.values):
         check_not_null(api, **{f"tensors[{i}]": tensor})
-    kept: list[aclTensor] = [t for t in tensors.values if tuple(t.view_shape) != (0,)]  # type: ignore[union-attr]
+        assert isinstance(tensor, aclTensor), "a tensor list holds tensors and nulls"
+        members.append(tensor)
+    kept = [t for t in members if tuple(t.view_shape) != (0,)]
     with create_executor() as unique:
         executor = unique.get()
         if not kept:

@@ -110,7 +110,7 @@ def div_compute_dtype(self_dtype: int, other_dtype: int) -> int:
     return promote if keep or self_dtype == other_dtype == D.DT_INT32 else int(D.DT_FLOAT)
 
 
-def _div_chain(self, other, out, inplace: bool, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+def _div_chain(self: aclTensor, other: aclTensor, out: aclTensor, inplace: bool, executor: aclOpExecutor) -> aclTensor:
     s, o = contiguous(self, executor), contiguous(other, executor)
     if self.dtype in HALF_FLOATS and other.dtype in HALF_FLOATS:
         # RealDiv(self, other, isScalar=inplace): self's dtype, or float32 for unequal dtypes out of place
@@ -170,7 +170,7 @@ def divs_compute_dtype(self_dtype: int, other_dtype: int) -> int:
     return promote_type(compute, other_dtype) if is_complex(other_dtype) else compute
 
 
-def _divs_chain(self, other, out, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+def _divs_chain(self: aclTensor, other: aclScalar, out: aclTensor, executor: aclOpExecutor) -> aclTensor:
     s = contiguous(self, executor)
     if (self.dtype, other.dtype) in DIVS_MIXED:
         other_t = convert_to_tensor(other, D.DT_FLOAT if other.dtype == D.DT_DOUBLE else other.dtype, executor)
@@ -185,7 +185,7 @@ def _divs_chain(self, other, out, executor: aclOpExecutor) -> aclTensor:  # type
 
 def _divs(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1:
     _check_formats(api, out, self)
-    check_dtype(api, "other", other, DIV_DTYPES)  # type: ignore[arg-type]
+    check_dtype(api, "other", other, DIV_DTYPES)
     check_dtype(api, "self", self, DIV_DTYPES)
     check_rank(api, "self", self)
     check_param(self.view_shape == out.view_shape, api, f"out shape {list(out.view_shape)} must equal self shape "

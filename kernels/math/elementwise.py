@@ -17,7 +17,7 @@ import ml_dtypes
 import numpy as np
 
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
-from emulator.engine.tiling import KernelAttrsFunc, KernelSignature
+from emulator.engine.tiling import KernelAttrsFunc, KernelSignature, TensorDesc
 from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult, block_range, elementwise_tiling
 
 Shape = tuple[int, ...]
@@ -114,8 +114,11 @@ def binary_tiling(ctx: TilingContext) -> TilingResult:
     return elementwise_tiling(ctx, out.numel, 3)
 
 
-def infer_broadcast(inputs: Sequence[object], attrs: Sequence[object]) -> list[tuple[int, ...]]:
-    shape = broadcast_shape(inputs[0].view_shape, inputs[1].view_shape)  # type: ignore[attr-defined]
+def infer_broadcast(inputs: Sequence[TensorDesc | None], attrs: Sequence[object]) -> list[tuple[int, ...]]:
+    """InferShape of a broadcasting binary op: the broadcast of the two input shapes."""
+    x1, x2 = inputs[0], inputs[1]
+    assert x1 is not None and x2 is not None, "both inputs of a binary op are required"
+    shape = broadcast_shape(x1.view_shape, x2.view_shape)
     if shape is None:
         raise ValueError("shapes do not broadcast")
     return [shape]
@@ -138,9 +141,12 @@ def binary_op(
     bins = tuple(BinSpec((d, d), (d,)) for d in aicore) + tuple(BinSpec((a, b), (o,)) for a, b, o in mixed)
     kernel = binary_kernel(compute)
     names = tuple(name for name, _ in attrs)
-    common = dict(
-        infer_shape=infer_broadcast, attr_names=names, attrs=attrs, input_names=("x1", "x2"), kernel_attrs=factory
-    )
-    aicore_impl = OpImpl(op_type, kernel, binary_tiling, bins=bins, **common)  # type: ignore[arg-type]
-    aicpu_impl = OpImpl(op_type, kernel, binary_tiling, engine=Engine.AICPU, **common)  # type: ignore[arg-type]
+    aicore_impl = OpImpl(
+        op_type, kernel, binary_tiling, infer_shape=infer_broadcast, attr_names=names, attrs=attrs, bins=bins,
+        input_names=("x1", "x2"), kernel_attrs=factory,
+    )  # fmt: skip
+    aicpu_impl = OpImpl(
+        op_type, kernel, binary_tiling, infer_shape=infer_broadcast, engine=Engine.AICPU, attr_names=names,
+        attrs=attrs, input_names=("x1", "x2"), kernel_attrs=factory,
+    )  # fmt: skip
     return aicore_impl, aicpu_impl

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from emulator.engine.args import Group
 from emulator.engine.executor import aclOpExecutor
 from emulator.kernels.math.binary_common import Phase1, broadcast_out, compare_op, is_complex, launch
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.meta.dtypes import DataType, can_cast, promote_type
 from emulator.meta.objects import aclTensor
-from emulator.opdev import OP_ATTR, Bool, DType, contiguous, create_executor, l2_api, view_copy
+from emulator.opdev import OP_ATTR, Bool, DType, OpImpl, contiguous, create_executor, l2_api, view_copy
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
@@ -39,6 +40,7 @@ def equal_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """l0op::Equal: a == b, broadcast, bool output."""
     out = broadcast_out(executor, a, b, D.DT_BOOL)
     aicore = a.dtype in EQUAL_AICORE and b.dtype in EQUAL_AICORE
+    aicpu: tuple[OpImpl, tuple[str, ...], tuple[Group, ...]]
     if is_complex(a.dtype) or is_complex(b.dtype):  # the TF AI CPU kernel
         aicpu = (EQUAL_AICPU, TF_ATTR_NAMES, (OP_ATTR(DType(a.dtype), Bool(True)),))
     else:
@@ -62,7 +64,7 @@ def _check(api: str, self: aclTensor, other: aclTensor, out: aclTensor) -> int:
     return promote
 
 
-def _chain(self, other, out, promote, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+def _chain(self: aclTensor, other: aclTensor, out: aclTensor, promote: int, executor: aclOpExecutor) -> aclTensor:
     s, o = contiguous(self, executor), contiguous(other, executor)
     s, o = cast(s, promote, executor), cast(o, promote, executor)
     return cast(equal_l0(s, o, executor), out.dtype, executor)

@@ -99,7 +99,9 @@ def fill_l0(dims: aclTensor, value: aclTensor, out_shape: Sequence[int], executo
 def scalar_to_tensor(value: aclScalar, dtype: int, executor: aclOpExecutor) -> aclTensor:
     """ConvertToTensor(scalar, dtype): a 0-d host tensor; a complex value into a real dtype keeps its real part."""
     if value.dtype in COMPLEX_TYPES and dtype not in COMPLEX_TYPES:
-        real = executor.alloc_scalar(np.real(value.value()), D.DT_DOUBLE)  # type: ignore[arg-type]
+        stored = value.value()
+        assert stored is not None, "numpy holds both complex dtypes"
+        real = executor.alloc_scalar(np.real(stored), D.DT_DOUBLE)
         if real is None:
             raise L0StepFailed("AllocScalar", "no host dtype for double")
         value = real

@@ -16,6 +16,8 @@ promoted dtype) -> Cast(out) -> ViewCopy. The inplace variants run the same with
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from emulator.engine.executor import aclOpExecutor
@@ -122,11 +124,16 @@ def aclnnInplaceGtTensorGetWorkspaceSize(
 
 
 # -- aclnnGtScalar -------------------------------------------------------------------------------
+# How a double scalar reads in each floating tensor dtype (ToFloat / ToFp16 / ToBf16; ToDouble otherwise).
+SCALAR_ROUNDING: dict[int, Callable[[aclScalar], float]] = {D.DT_FLOAT: to_float, D.DT_FLOAT16: to_fp16,
+                                                            D.DT_BF16: to_bf16}  # fmt: skip
+
+
 def gt_scalar_promote(self_dtype: int, other: aclScalar) -> int:
     """The A2 GtScalar compute dtype."""
     promote = _bool_as_int8(promote_type(self_dtype, other.dtype))
     if other.dtype == D.DT_DOUBLE and is_floating(self_dtype):
-        rounded = {D.DT_FLOAT: to_float, D.DT_FLOAT16: to_fp16, D.DT_BF16: to_bf16}.get(self_dtype, to_double)
+        rounded = SCALAR_ROUNDING.get(self_dtype, to_double)
         if abs(rounded(other) - to_double(other)) <= FLT_EPSILON:
             promote = self_dtype
     return promote
@@ -134,7 +141,7 @@ def gt_scalar_promote(self_dtype: int, other: aclScalar) -> int:
 
 def _gt_scalar(api: str, self: aclTensor, other: aclScalar, out: aclTensor) -> Phase1:
     check_dtype(api, "self", self, GT_DTYPES)
-    check_dtype(api, "other", other, GT_DTYPES)  # type: ignore[arg-type]
+    check_dtype(api, "other", other, GT_DTYPES)
     check_dtype(api, "out", out, GT_OUT_DTYPES)
     promote = gt_scalar_promote(self.dtype, other)
     check_param(promote != D.DT_UNDEFINED, api, "self and other dtypes cannot be promoted.")

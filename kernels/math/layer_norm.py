@@ -113,6 +113,7 @@ def _normalise(x: np.ndarray, g: np.ndarray, b: np.ndarray, data: LayerNormTilin
     xs = x.astype(F32)
     coef = np.float32(data.coefficient)
     mean = np.sum(xs, axis=1, dtype=F32) * coef
+    assert isinstance(mean, np.ndarray), "row sums of a 2-D tile are an array"
     centred = xs - mean[:, None]
     var = np.sum(centred * centred, axis=1, dtype=F32) * coef
     rstd = np.float32(1) / np.sqrt(var + np.float32(data.eps))

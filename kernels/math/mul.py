@@ -134,7 +134,9 @@ def _check_mul(api: str, self: aclTensor, other: aclTensor, out: aclTensor, out_
     return promote
 
 
-def _mul_chain(self, other, out, promote, mixed: bool, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+def _mul_chain(
+    self: aclTensor, other: aclTensor, out: aclTensor, promote: int, mixed: bool, executor: aclOpExecutor
+) -> aclTensor:
     s, o = contiguous(self, executor), contiguous(other, executor)
     if not mixed:
         s, o = cast(s, promote, executor), cast(o, promote, executor)
@@ -189,7 +191,7 @@ def muls_compute_dtype(self_dtype: int, other_dtype: int, out_dtype: int) -> int
     return self_dtype
 
 
-def _muls_chain(self, other, out, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+def _muls_chain(self: aclTensor, other: aclScalar, out: aclTensor, executor: aclOpExecutor) -> aclTensor:
     s = contiguous(self, executor)
     if self.dtype == D.DT_BF16 and other.dtype == D.DT_DOUBLE:
         result = muls_l0(s, to_float(other), executor)

@@ -33,6 +33,7 @@ from emulator.kernels.math.data_movement import (
     same_dtype_bins,
     same_shape,
 )
+from emulator.kernels.math.reduce_common import int_array_values
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclIntArray, aclTensor
 from emulator.opdev import (
@@ -149,7 +150,7 @@ def _check(api: str, self: aclTensor, dims: aclIntArray, out: aclTensor) -> list
     check_dtype(api, "out", out, PERMUTE_DTYPES)
     check_param(self.dtype == out.dtype, api, "self and out must have the same dtype.")
     rank = len(self.view_shape)
-    values = [int(v) for v in dims.values]  # type: ignore[call-overload]
+    values = int_array_values(dims)
     check_param(len(out.view_shape) == rank, api, f"out has {len(out.view_shape)} dims, self {rank}.")
     check_param(len(values) == rank, api, f"dims has {len(values)} values, self has {rank} dims.")
     check_param(len(set(values)) == len(values), api, f"dims {values} contains duplicate elements.")

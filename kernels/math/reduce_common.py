@@ -61,7 +61,11 @@ TILE_A_WHEN_R_SPLIT = 64  # A elements per UB tile when one R row does not fit t
 # -- dims helpers ---------------------------------------------------------------------------------
 def int_array_values(array: aclIntArray) -> list[int]:
     """An aclIntArray's values as Python ints."""
-    return [int(v) for v in array.values]
+    values: list[int] = []
+    for v in array.values:
+        assert isinstance(v, int), "an aclIntArray holds ints (aclCreateIntArray and AllocIntArray make them)"
+        values.append(int(v))
+    return values
 
 
 def check_dims(api: str, dims: Sequence[int], rank: int) -> list[int]:

@@ -95,10 +95,12 @@ def _softmax_split(x: np.ndarray, y: np.ndarray, work: np.dtype, step: int) -> N
     """The R-split template: one row (x[..., R]) walked in tiles of ``step``: max, sum of exp, write."""
     col = x.shape[-1]
     tiles = [(lo, min(lo + step, col)) for lo in range(0, col, step)]
-    peak = None
-    for lo, hi in tiles:
-        m = np.max(x[..., lo:hi].astype(work), axis=-1)
-        peak = m if peak is None else np.maximum(peak, m)
+    if not tiles:  # an empty row: nothing to write
+        return
+    first_lo, first_hi = tiles[0]
+    peak = np.max(x[..., first_lo:first_hi].astype(work), axis=-1)
+    for lo, hi in tiles[1:]:
+        peak = np.maximum(peak, np.max(x[..., lo:hi].astype(work), axis=-1))
     total = np.zeros_like(peak)
     for lo, hi in tiles:
         total = total + np.sum(np.exp(x[..., lo:hi].astype(work) - peak[..., None]), axis=-1)

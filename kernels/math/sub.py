@@ -64,7 +64,7 @@ def sub_l0(a: aclTensor, b: aclTensor, executor: aclOpExecutor) -> aclTensor:
     return launch(executor, (SUB, a.dtype in SUB_AICORE), (SUB_AICPU, (), ()), (a, b), out)
 
 
-def _scaled_sub(s: aclTensor, o: aclTensor, alpha: aclScalar, promote: int, executor: aclOpExecutor):  # type: ignore[no-untyped-def]
+def _scaled_sub(s: aclTensor, o: aclTensor, alpha: aclScalar, promote: int, executor: aclOpExecutor) -> aclTensor:
     if alpha_is_one(alpha):
         return sub_l0(s, o, executor)
     if promote in SUB_AXPY:
@@ -89,7 +89,9 @@ def _check_sub(api: str, self: aclTensor, other: aclTensor, alpha: aclScalar, ou
     return promote
 
 
-def _sub_chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+def _sub_chain(
+    self: aclTensor, other: aclTensor, alpha: aclScalar, out: aclTensor, promote: int, executor: aclOpExecutor
+) -> aclTensor:
     if not alpha_is_one(alpha) and is_floating(promote):
         promote = D.DT_DOUBLE if promote == D.DT_DOUBLE else D.DT_FLOAT
     s, o = contiguous(self, executor), contiguous(other, executor)
@@ -146,7 +148,9 @@ def _check_subs(api: str, self: aclTensor, other: aclScalar, alpha: aclScalar, o
     return promote
 
 
-def _subs_chain(self, other, alpha, out, promote, executor: aclOpExecutor) -> aclTensor:  # type: ignore[no-untyped-def]
+def _subs_chain(
+    self: aclTensor, other: aclScalar, alpha: aclScalar, out: aclTensor, promote: int, executor: aclOpExecutor
+) -> aclTensor:
     s = cast(contiguous(self, executor), promote, executor)
     other_t = convert_to_tensor(other, promote, executor)
     return cast(_scaled_sub(s, other_t, alpha, promote, executor), out.dtype, executor)
