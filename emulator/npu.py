@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 H2D = acl.constants.ACL_MEMCPY_HOST_TO_DEVICE
 D2H = acl.constants.ACL_MEMCPY_DEVICE_TO_HOST
 HUGE_FIRST = acl.constants.ACL_MEM_MALLOC_HUGE_FIRST
-ND = int(aclnn.ACL_FORMAT_ND)  # type: ignore[attr-defined]  # the face re-exports the aclFormat members
+ND = int(aclnn.ACL_FORMAT_ND)
 
 DTypeLike: TypeAlias = "int | np.dtype[Any] | type | str"
 
@@ -84,7 +84,7 @@ class NpuError(EmulatorError):
         super().__init__(text)
         self.api = api
         # per instance (EmulatorError's is per class): the status that came back
-        self.status = None if status is None else _status_enum(status)  # type: ignore[misc,assignment]
+        self.status = None if status is None else _status_enum(status)  # type: ignore[assignment]
         self.recent_message = message
 
 
@@ -874,7 +874,7 @@ class Ops:
         if api is None:
             raise AttributeError(f"no op {name!r} in the registry")
         fn = functools.partial(self._session.call, api)
-        fn.__doc__ = signature(api).c_signature()  # type: ignore[misc]
+        fn.__doc__ = signature(api).c_signature()
         return fn
 
     def __dir__(self) -> list[str]:
