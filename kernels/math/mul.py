@@ -1,4 +1,4 @@
-"""aclnnMul / aclnnMuls (+ Inplace): out = self * other (spec/ops.md sections 2.5, 2.6).
+"""aclnnMul / aclnnMuls (+ Inplace): out = self * other.
 
 aclnnMul: nulls (161001); self, other and out dtypes in the Mul list, promotion defined and
 castable to out, ranks, broadcast, out shape (161002). A2 chain: a mixed pair (float16 / bfloat16
