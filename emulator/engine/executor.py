@@ -1,6 +1,6 @@
 """aclOpExecutor: one L2 call's recorded work, from phase 1 to the end of phase 2.
 
-Emulates opbase's composite executor (spec/lifecycle.md sections 6-7, 11; opdev.md sections 6, 9-11):
+Emulates opbase's composite executor:
 it owns every tensor, array and scalar allocated for the call, the ordered launchers and the kernel
 graph the workspace planner reads. Phase 2 (``run``) binds the workspace and the stream, patches the
 addresses of workspace-backed tensors and enqueues the launchers in order. A non-repeatable executor

@@ -1,6 +1,6 @@
 """The op-package loader (opbase's ``LoadAllOppPackage`` / ``OpKernelLib`` / binary-config reading).
 
-Emulates how opbase finds and reads op packages on disk (spec/kernels-and-packages.md §2–§7):
+Emulates how opbase finds and reads op packages on disk:
 the SoC sub-directory, custom → vendor → built-in priority, the merged ops-info JSON, the
 binary-config search and the kernel JSON of each bin. Module map:
 

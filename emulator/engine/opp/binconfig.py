@@ -1,6 +1,6 @@
 """Binary-config JSON (``kernel/config/<socdir>/<file>.json``) and the file names opbase looks for.
 
-Emulates ``KernelMgr``'s reading of a binary-config file (spec/kernels-and-packages.md §5.2, §6) as
+Emulates ``KernelMgr``'s reading of a binary-config file as
 pydantic models. Field names are snake_case with the real JSON names as aliases, so a model prints
 with the names a learner sees in the file (``model_dump(by_alias=True)``).
 

@@ -1,7 +1,7 @@
 """Finding the op packages on disk: the OPP root, custom packages, vendor packages, the built-in one.
 
 Emulates opbase's path resolution (``GetOppKernelPath`` and the package list of
-``OpKernelLib::Initialize``; spec/kernels-and-packages.md §2.1, §3, §3.1, §3.2).
+``OpKernelLib::Initialize``).
 
 Fidelity notes:
 - Root: ``$ASCEND_HOME_PATH/opp_latest`` if it exists, else ``ASCEND_OPP_PATH``; when neither is

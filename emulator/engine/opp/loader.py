@@ -1,8 +1,8 @@
 """``LoadAllOppPackage``: the op packages of one process, merged and queryable.
 
 Emulates opbase's package loading (``OpKernelLib::Initialize`` for ops-info, ``KernelMgr::
-ParseDynamicKernelConfig`` for binary-config files, the lazy kernel-JSON read of ``OpKernelBin``;
-spec/kernels-and-packages.md §3–§7). The real library does this once per process (lifecycle.md §3);
+ParseDynamicKernelConfig`` for binary-config files, the lazy kernel-JSON read of ``OpKernelBin``).
+The real library does this once per process (at aclnnInit or the first lookup);
 the emulated process keeps the returned ``OppPackages``.
 
 Fidelity notes:
