@@ -161,7 +161,7 @@ def numpy_dtype(dtype: int) -> np.dtype | None:
     return NUMPY_DTYPES.get(dtype)
 
 
-# aclCreateScalar: how many bytes of the value are read for each accepted dtype (aclnn-api.md 2.1).
+# aclCreateScalar: how many bytes of the value are read for each accepted dtype.
 SCALAR_BYTES: dict[int, int] = {
     aclDataType.ACL_FLOAT: 4,
     aclDataType.ACL_FLOAT16: 2,

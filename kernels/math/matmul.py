@@ -294,7 +294,7 @@ def matmul_l0(
 
 # -- L2 ----------------------------------------------------------------------------------------------
 def compute_dtype(a: int, b: int, mode: int) -> int:
-    """The A2 compute-dtype table (spec 2.28)."""
+    """The A2 compute-dtype table of aclnnMm / aclnnMatmul / aclnnBatchMatMul."""
     if a == b and a in (D.DT_FLOAT16, D.DT_BF16):
         return a
     if {a, b} == {D.DT_FLOAT16, D.DT_BF16}:

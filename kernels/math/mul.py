@@ -14,7 +14,7 @@ L0 Muls kernel (float attribute ``value``) and stays bfloat16. An undefined comp
 chain's Cast fail (561103), as on the card.
 
 Fidelity note: the real A2 aclnnMuls / aclnnInplaceMuls / aclnnInplaceMul have no rank check; the
-spec's "rank <= 8" is kept here (161002 for a 9-D tensor).
+documented "rank <= 8" is kept here (161002 for a 9-D tensor).
 """
 
 from __future__ import annotations
