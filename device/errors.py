@@ -8,7 +8,7 @@ may import from ``device``: so both ``DeviceError`` and ``emulator.errors.Emulat
 subclass it and ``emulator.boundary`` catches one class.
 
 The device layer is the runtime (libruntime + driver), so its errors carry the runtime's own
-codes (107xxx / 207xxx / 507xxx, spec/pyacl-runtime.md section 5.2) and the ID of the
+codes (107xxx / 207xxx / 507xxx, from ``rt_error_codes.h``) and the ID of the
 message the real runtime records for aclGetRecentErrMsg (EExxxx runtime, ELxxxx driver).
 Codes are plain ints here because ``device`` imports nothing from ``emulator``; a
 conformance test checks each one against ``emulator.status.AclError``.

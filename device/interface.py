@@ -61,7 +61,7 @@ class PageKind(Enum):
 
 
 class AddressKind(Enum):
-    """How the runtime classifies a pointer for async copies (spec/pyacl-runtime.md section 3)."""
+    """How the runtime classifies a pointer for async copies."""
 
     DEVICE = auto()
     PINNED_HOST = auto()

@@ -3,7 +3,7 @@
 Every backend needs these numbers: the simulator to hand out and account memory, the real-card
 backend to report what an allocation occupies (pyACL returns only the pointer). They sit here,
 on the protocol's floor next to ``interface``, so that no backend has to import another's
-module to get them (spec/runtime.md sections 6.1 and 6.3):
+module to get them (the real aclrtMalloc / aclrtMallocHost rules):
 - aclrtMalloc asks the driver for ``ALIGN_UP(size, 32) + pad``; ``pad`` is the SoC's
   ``padding_size``, and it does not apply to aclrtMallocAlign32 nor to the 1 GiB policies.
 - The driver picks pages from the policy's low byte and the *rounded* size; HUGE_FIRST (and any

@@ -2,7 +2,7 @@
 
 A profile is what ``aclrtGetSocName``, ``aclGetDeviceCapability``, the memory accounting
 (HBM size, malloc padding) and tiling (core counts, UB size) need to know about one part.
-Profiles live as JSON in ``configs/socs/<profile>.json`` (spec/runtime.md section 8);
+Profiles live as JSON in ``configs/socs/<profile>.json`` (facts from the real platform_config .ini files);
 ``memory_reserved`` and the two bandwidths are not in any source and are the emulator's
 estimates (docs/device.md says which). A malformed profile file is a ``ValidationError``:
 profiles ship with the project, so a broken one is a bug, not user input.

@@ -3,7 +3,7 @@
 Every C-named function — the pyACL face, the aclnn face and the L2 ops in kernels/ — is wrapped
 by a decorator from here. A ``StatusError`` (the one root of ``EmulatorError`` and the runtime's
 ``DeviceError``) becomes its status; its message goes to the error manager for aclGetRecentErrMsg, and a
-runtime failure also sets the thread's last-error slot (spec/runtime.md section 10.3).
+runtime failure also sets the thread's last-error slot (aclrtPeekAtLastError / aclrtGetLastError).
 Anything else is an emulator bug and propagates. Python type mistakes — what a C compiler
 would have rejected — raise TypeError before the call, as pyACL's argument parser does.
 """

@@ -79,11 +79,11 @@ class Settings(BaseModel):
     tracking: bool = True  # the live-resource registry (creation sites, leak reports)
     leak_check_at_exit: bool = False  # OPBASE_EMU_LEAK_CHECK=1: report leaks when the process exits
     suppressions: Path | None = None  # OPBASE_EMU_LEAK_SUPPRESSIONS: a file of leak patterns
-    # op packages (spec/kernels-and-packages.md section 2): None = the package shipped in kernels/opp
+    # op packages: None = the package shipped in kernels/opp
     opp_path: Path | None = None
     custom_opp_paths: tuple[str, ...] = ()
     home_path: Path | None = None
-    # aclnn (spec/lifecycle.md section 12)
+    # aclnn: the environment variables opbase reads
     npu_collect_path: str | None = None
     cache_limit: int = 10000
     disable_l2_cache: bool = False

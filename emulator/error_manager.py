@@ -1,6 +1,6 @@
 """The error manager behind aclGetRecentErrMsg: per-thread stores of reported messages.
 
-Fidelity notes (spec/runtime.md section 10.2):
+Fidelity notes (the real error manager's rules):
 - Read-and-clear; None when nothing is stored; per thread unless aclInit's config sets
   ``err_msg_mode`` "1" (then one process-wide store, each entry tagged ``[THREAD:<tid>]``).
 - Entries keep report order. The header is the oldest user-facing entry (an ID not ending in

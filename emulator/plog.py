@@ -2,7 +2,7 @@
 
 The real libraries read ASCEND_GLOBAL_LOG_LEVEL, ASCEND_MODULE_LOG_LEVEL,
 ASCEND_(S)LOG_PRINT_TO_STDOUT and the plog path when a process starts, and every line they
-write looks like a plog line (spec/runtime.md section 10.4). Here each emulated process does
+write looks like a plog line. Here each emulated process does
 the same from its own ``Settings``: ``install`` puts its setup in place when the process starts
 and returns what was there before, and ``restore`` puts that back when a ``fresh()`` block ends.
 So no logging decision of one emulated process survives it, and this module keeps no state of

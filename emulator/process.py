@@ -29,7 +29,7 @@ from emulator.tracking import Registry
 
 @dataclass(slots=True)
 class AclState:
-    """aclInit / aclFinalize bookkeeping (spec/runtime.md section 1)."""
+    """aclInit / aclFinalize bookkeeping."""
 
     ref_count: int = 0
     finalized: bool = False
@@ -58,7 +58,7 @@ class EmulatedProcess:
         )
         # what the op engine is handed instead of asking for the process
         self.op_context = OpContext(self.settings, self.registry, self.diagnostics, self.aclnn, self.runtime)
-        # what a successful aclFinalize runs first: aclnnFinalize's steps (spec lifecycle.md 5.6)
+        # what a successful aclFinalize runs first: aclnnFinalize's steps, as the aclnn documentation says
         self.finalize_hooks: list[Callable[[], None]] = [self.aclnn.finalize]
         # The log variables are read when a process starts, as the real libraries read them. Last, so
         # a process that fails to start leaves the setup as it was; fresh() puts the outer one back.

@@ -1,6 +1,6 @@
 """Return codes of the ACL runtime and of aclnn (opbase), transcribed from the C headers.
 
-Sources (restated in spec/pyacl-runtime.md section 5 and spec/aclnn-api.md section 1.1):
+Sources:
 ``acl_base_rt.h`` (ACL_ERROR_*), the runtime's ``rt_error_codes.h`` (ACL_ERROR_RT_*),
 ``ge_error_codes.h`` (ACL_ERROR_GE_*) and opbase's ``op_errno.h`` (ACLNN_*).
 Members keep the exact C names so a reader can grep the headers for them; codes that the

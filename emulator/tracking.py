@@ -50,7 +50,7 @@ class ResourceKind(StrEnum):
 
 # Caches, not leaks: the library's own process caches, which the user cannot free one by one and
 # the real stack frees itself at aclnnFinalize (and at aclFinalize, which runs aclnnFinalize's
-# steps; spec/lifecycle.md 5.1 and 5.6): aclnnAicpuFinalize clears every AI CPU task space (its
+# steps): aclnnAicpuFinalize clears every AI CPU task space (its
 # tasks and their host argument buffers) and empties the set of spaces, and
 # KernelMgr.ReleaseTilingParse releases the tiling-parse compile info. Executors are not here: the
 # user destroys them (or phase 2 releases them), and aclnnFinalize leaves a live one alive. The op

@@ -1,6 +1,6 @@
 """The simulated HBM: a virtual device address space with exact capacity accounting.
 
-Fidelity notes (spec/runtime.md section 6.1):
+Fidelity notes (the real aclrtMalloc's rules):
 - Sizes, padding, page choice and page-granular charging are the real runtime's rules and live
   in ``device/memory_rules.py``, shared with the real-card backend; this module applies them
   to a finite capacity: the first page kind of the policy's preference that still fits is

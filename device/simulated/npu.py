@@ -6,7 +6,7 @@ Fidelity notes:
 - Synchronous copies, sets and frees do not wait for queued work on a card; here such a call
   that touches memory a queued task still uses is reported as a race (a ``RaceReport`` in
   ``races``, a ``device.race`` warning) and the queued work it depends on runs first, so the
-  result is deterministic (spec/runtime.md section 4.1).
+  result is deterministic.
 - Host addresses are real. An address inside any device's window, or in the null page, is
   refused instead of dereferenced, so a swapped host/device pointer is an error, not a crash.
 - Kernels are SPMD: ``func`` runs once per block with its block index and the tiling bytes;

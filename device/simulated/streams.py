@@ -1,6 +1,6 @@
 """Streams and events of the simulated NPU: deterministic, deferred execution.
 
-Fidelity notes (DESIGN.md "Streams are asynchronous, deterministically"; spec/runtime.md 4-5):
+Fidelity notes (streams are asynchronous, deterministically):
 - A task queued on a stream runs when something needs it: a synchronisation of its stream,
   event or device, a wait on an event it records, a synchronous copy / set / free that touches
   memory it uses (reported as a race first), or a destroy. With ``eager`` it runs at once.

@@ -1,7 +1,7 @@
 """The pyACL face: ``from emulator import acl`` behaves like ``import acl``.
 
 Module layout, names, positional arguments, ``(values…, ret)`` returns and statuses follow
-spec/pyacl-runtime.md; the rules behind them are spec/runtime.md's. This module holds the
+real pyACL; the rules behind them are the real runtime's. This module holds the
 generic calls (init / finalize / errors / version); ``acl.rt`` the runtime, ``acl.util`` the
 pointer helpers. Constants live in ``acl.constants`` (real pyACL exports none).
 """

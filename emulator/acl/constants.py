@@ -1,4 +1,4 @@
-"""pyACL's enum values, for scripts that prefer names (real pyACL exports none; spec/pyacl-runtime.md section 4)."""
+"""pyACL's enum values, for scripts that prefer names (real pyACL exports none)."""
 
 from __future__ import annotations
 

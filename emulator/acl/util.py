@@ -1,4 +1,4 @@
-"""``acl.util``: pointers to and from numpy arrays and bytes (spec/pyacl-runtime.md section 2).
+"""``acl.util``: pointers to and from numpy arrays and bytes.
 
 Host pointers are real addresses, so these are thin views over ctypes. A device address can
 never be turned into a host view: asking for one is the classic "read device memory without a

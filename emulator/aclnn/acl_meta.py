@@ -1,8 +1,8 @@
 """acl_meta.h: creating, reading, changing and destroying the aclnn parameter objects.
 
 Every function keeps its C name and its C parameters in C order (counts included); out-values
-come back first and the status last (DESIGN.md). Behaviour is the real implementation's
-(spec/aclnn-api.md sections 3-7 and 10), quirks included: no validation of dims, strides,
+come back first and the status last. Behaviour is the real implementation's,
+quirks included: no validation of dims, strides,
 offsets, dtypes or formats; empty arrays and lists from a null value or a zero size; lists own
 their members; aclInitTensor keeps the old address when given null. What C leaves undefined
 (reading past the end of a too-short array, using or destroying a destroyed object) is
@@ -297,7 +297,7 @@ def aclDestroyBoolArray(array: aclBoolArray | None) -> int:
 
 
 def _destroy_list(container: aclTensorList | aclScalarList | None, api: str, member_api: str) -> int:
-    """Destroys every non-null member first: the list owns them (spec/aclnn-api.md 5.3)."""
+    """Destroys every non-null member first: the list owns them."""
     if container is not None and container.alive:
         for member in container.values:
             _destroy(member, member_api)  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""aclnn_base.h: aclnnInit and aclnnFinalize (spec/lifecycle.md sections 3, 5, 13).
+"""aclnn_base.h: aclnnInit and aclnnFinalize.
 
 Both always return 0, as the real implementation does; what the documentation forbids but the
 code tolerates (a second aclnnInit, a second aclnnFinalize, finalize without init) is logged as

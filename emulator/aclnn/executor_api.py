@@ -2,7 +2,7 @@
 
 Executors come from phase 1 of an op (the op engine). Until an executor is handed in, these
 functions can only take their null and foreign-object paths, which they do exactly as the real
-code does (spec/aclnn-api.md sections 8, 9 and 11): null is 561103, anything that is not an
+code does: null is 561103, anything that is not an
 executor is 561000, and the tensor-address setters update the tensor before they look at the
 executor at all.
 """

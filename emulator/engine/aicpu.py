@@ -1,4 +1,4 @@
-"""AI CPU task spaces: the reusable AI CPU tasks of each AI CPU op (spec/lifecycle.md section 10).
+"""AI CPU task spaces: the reusable AI CPU tasks of each AI CPU op.
 
 One ``AicpuTaskSpace`` per AI CPU op type lives for the process; it caches ``AicpuTask`` objects by
 a key of (thread, input dtypes and formats, attributes), so a task is reused by later calls with

@@ -3,7 +3,7 @@
 C++ picks an argument's ``OpArgType`` from its static type; Python has none, so attributes whose
 type matters for keys and tiling are wrapped (``Float32(x)``, ``Int64(x)``, ``DType(x)`` …), and a
 bare Python value is read as C++ would read the natural type (int -> int64, float -> float32,
-bool -> bool, str -> string). spec/opdev.md section 5.4.
+bool -> bool, str -> string), like opbase's argument packers.
 """
 
 from __future__ import annotations

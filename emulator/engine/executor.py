@@ -1,6 +1,6 @@
 """aclOpExecutor: one L2 call's recorded work, from phase 1 to the end of phase 2.
 
-Emulates opbase's composite executor (spec/lifecycle.md sections 6-7, 11; opdev.md sections 6, 9-11):
+Emulates opbase's composite executor:
 it owns every tensor, array and scalar allocated for the call, the ordered launchers and the kernel
 graph the workspace planner reads. Phase 2 (``run``) binds the workspace and the stream, patches the
 addresses of workspace-backed tensors and enqueues the launchers in order. A non-repeatable executor
@@ -147,7 +147,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         state = "" if self.alive else " DESTROYED"
         return f"<aclOpExecutor{state} {self.api} launchers={len(self.launchers)} mode={self.repeat_mode.value}>"
 
-    # -- allocation API (opdev.md section 6) -----------------------------------------------------
+    # -- allocation API (what an L2 op allocates through its executor) ----------------------------
     def _own(self, obj: Handle) -> Any:
         self.owned.append(obj)
         return obj
@@ -251,7 +251,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
 
     # -- repeat mode and destruction ----------------------------------------------------------
     def set_repeatable(self) -> None:
-        """aclSetAclOpExecutorRepeatable on a composite executor (aclnn-api.md 8.1)."""
+        """aclSetAclOpExecutorRepeatable on a composite executor."""
         if self.repeat_mode is RepeatMode.UNREPEATABLE:
             raise AclnnError(f"{self.api}: this executor was marked unrepeatable", msg_id="EZ9999")
         # (The real check that the flat relation list has even length cannot fail here: relations are pairs.)
@@ -343,7 +343,7 @@ def _real(tensors: list[Any]) -> list[aclTensor]:
 
 
 def common_op_executor_run(workspace: int | None, workspace_size: int, executor: Any, stream: int | None) -> int:
-    """CommonOpExecutorRun (opdev.md section 11): the null checks, then the run."""
+    """CommonOpExecutorRun (the fixed phase-2 function): the null checks, then the run."""
     if executor is None:
         raise AclnnParamNullptr("executor is null", msg_id=None)
     if not isinstance(executor, aclOpExecutor):

@@ -1,6 +1,6 @@
 """KernelMgr -> OpKernel -> OpKernelBin -> TilingParseCtxHolder: finding and preparing binaries.
 
-Emulates opbase's kernel manager (spec/kernels-and-packages.md sections 8-9, lifecycle.md section 9):
+Emulates opbase's kernel manager:
 - one ``OpKernel`` per op type, built lazily on the first call that touches the op, from the op's
   binary-config file in the loaded packages (once per process: fixing a file on disk afterwards
   has no effect, as in the real code);

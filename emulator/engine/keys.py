@@ -2,7 +2,7 @@
 
 Build-time keys come from each ``binList`` entry of an op's binary-config file, runtime keys from
 the tensors and attributes of the call; a binary is selected when the two byte strings are equal
-(spec/kernels-and-packages.md sections 8.2-8.3). The bytes follow the real encoding — a context part
+(as in the real ``OpKernel::AppendDynBin`` / ``GenerateKey``). The bytes follow the real encoding — a context part
 (deterministic flag, impl-mode index), a dtype and a format byte per tensor position, a rank byte
 where bins disagree on rank, a count byte for dynamic lists, and the attributes that are not
 "support all". The real code hashes the bytes; here the bytes themselves are the dict key. The

@@ -1,6 +1,6 @@
 """The op cache: a second identical L2 call on the same thread skips phase 1 and replays.
 
-Emulates opbase's per-thread executor cache (spec/lifecycle.md section 8): the key is a byte string
+Emulates opbase's per-thread executor cache: the key is a byte string
 of the API name, the thread's op config and every input and output argument (shapes, strides,
 dtypes, offsets, formats, scalar values, array contents) plus which argument positions are the
 same tensor object. After a successful phase 2 of a non-repeatable executor its entry becomes
@@ -80,7 +80,7 @@ def _arg_part(arg: Any, tensors: list[aclTensor]) -> tuple[object, int]:
 def cache_key(api: str, config: OpConfig, args: tuple[Any, ...]) -> tuple[object, ...] | None:
     """The key: API name, op config, every argument's description and the aliasing pattern of the tensors.
 
-    The real key is a byte string in an 8192-byte per-thread buffer (spec/lifecycle.md 8.2); here it is
+    The real key is a byte string in an 8192-byte per-thread buffer; here it is
     a tuple with the same content (cheaper to build and hash), refused when the bytes would not fit.
     """
     tensors: list[aclTensor] = []

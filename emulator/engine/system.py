@@ -1,6 +1,6 @@
 """opbase's process state outside the op engine proper: the system config and the init bookkeeping.
 
-``InitSystemConfig`` is the decision table of spec/lifecycle.md section 3.2: every row returns
+``InitSystemConfig`` is the real decision table on aclnnInit's config: every row returns
 0 and only decides the debug-kernel flag. ``AclnnState`` holds that flag, the loaded op packages
 (loaded once per process) and the steps ``aclnnFinalize`` runs; the op engine adds its own steps
 (releasing AI CPU task spaces and tiling-parse contexts) when it is built.
@@ -90,12 +90,12 @@ class AclnnState:
     _config: OpConfig | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # The static initial value: on iff NPU_COLLECT_PATH is set at all, even to "" (lifecycle.md 3.2).
+        # The static initial value: on iff NPU_COLLECT_PATH is set at all, even to "".
         self.debug_kernel = self.settings.npu_collect_path is not None
         self.kernel_mgr = KernelMgr(lambda: self.load_packages(self.soc_version), self.registry, self.diagnostics)
         self.aicpu = AicpuTaskSpaces(self.settings.aicpu_cache_limit, self.registry)
         self.op_cache = OpCache(self.settings.cache_limit, disabled=self.settings.disable_l2_cache)
-        # aclnnFinalize: aclnnAicpuFinalize, then KernelMgr.ReleaseTilingParse (lifecycle.md 5.1)
+        # aclnnFinalize: aclnnAicpuFinalize, then KernelMgr.ReleaseTilingParse, the real order
         self.finalize_steps = [self.aicpu.finalize, self.kernel_mgr.release_tiling_parse]  # each returns a count
 
     def thread_config(self, soc: SocProfile) -> OpConfig:

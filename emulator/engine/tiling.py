@@ -5,7 +5,7 @@ The real ops register tiling functions from shared libraries; here an op module 
 inference) and hands it to the L0 calls that launch it. Tiling is pure: it gets a
 ``TilingContext`` (tensor descriptions, attributes, compile info, platform numbers) and returns a
 ``TilingResult`` whose data is a ``ctypes.Structure`` — so the bytes a kernel block receives are
-the C layout of the tiling-data struct, as on a card (spec/kernels-and-packages.md section 9).
+the C layout of the tiling-data struct, as on a card.
 """
 
 from __future__ import annotations

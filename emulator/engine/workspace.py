@@ -1,6 +1,6 @@
 """Workspace planning: where each intermediate lives in the one workspace buffer of a call.
 
-``MaxAllocator`` of opbase (spec/opdev.md section 10.2, lifecycle.md section 7.1): every buffer is
+``MaxAllocator`` of opbase (lifetime-based bucket reuse): every buffer is
 aligned as ``(n + 32 + 511) & ~511`` (so even 0 bytes take 512), buffers whose lifetimes do not
 overlap share a bucket (the LAST reusable bucket wins; two buffers born in the same node never
 share; a buffer is not put over an input of its own producer), each bucket is as large as its

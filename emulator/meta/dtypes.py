@@ -1,6 +1,6 @@
 """Data types: ``aclDataType`` (the C face) and ``ge::DataType`` (what opbase stores), with sizes.
 
-Values are the header values (spec/dtypes-formats-platform.md section 1, spec/aclnn-api.md 2.1).
+Values are the header values (``ge::DataType`` and ``aclDataType``).
 Tensors keep the raw ge integer, so an invalid value round-trips exactly as in the real code
 (the getter maps anything without an aclDataType to ACL_DT_UNDEFINED). numpy dtypes come from
 numpy or, for bfloat16 / float8 / float6 / float4, from ml_dtypes.
@@ -161,7 +161,7 @@ def numpy_dtype(dtype: int) -> np.dtype | None:
     return NUMPY_DTYPES.get(dtype)
 
 
-# aclCreateScalar: how many bytes of the value are read for each accepted dtype (aclnn-api.md 2.1).
+# aclCreateScalar: how many bytes of the value are read for each accepted dtype.
 SCALAR_BYTES: dict[int, int] = {
     aclDataType.ACL_FLOAT: 4,
     aclDataType.ACL_FLOAT16: 2,
@@ -196,7 +196,7 @@ def dtype_name(dtype: int) -> str:
         return f"DT_UNKNOWN({dtype})"
 
 
-# PromoteType table (spec/dtypes-formats-platform.md 1.5): row a, column b; 28 = DT_UNDEFINED.
+# opbase's PromoteType table: row a, column b; 28 = DT_UNDEFINED.
 # Rows/columns 34..41 are DT_FLOAT (zero-initialised cells); every unlisted cell in 0..33 is DT_UNDEFINED.
 _PROMOTE_COLUMNS = (0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 16, 17, 27, 33)
 _PROMOTE_ROWS: dict[int, tuple[int, ...]] = {

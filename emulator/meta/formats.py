@@ -1,4 +1,4 @@
-"""Formats: ``aclFormat`` and the ge formats a tensor stores (spec/dtypes-formats-platform.md section 2)."""
+"""Formats: ``aclFormat`` and the ge formats a tensor stores."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The aclnn parameter objects: aclTensor, aclScalar, the arrays and the lists.
 
-They hold exactly what the real objects hold (spec/aclnn-api.md section 3): raw integers for
+They hold exactly what the real objects hold: raw integers for
 dtype and format (so invalid values round-trip), view and storage shapes, strides, offset and
 the raw device address. A destroyed object keeps its fields but is marked dead; the C-named
 face refuses to treat a dead object as live and reports the use instead.

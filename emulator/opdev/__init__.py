@@ -1,4 +1,4 @@
-"""opdev: what L2 ops are written with (spec/opdev.md).
+"""opdev: what L2 ops are written with (opbase's operator-developer API).
 
 An op module in ``kernels/`` writes its L2 API with these, the way a real L2 op is written on
 opbase: ``l2_api`` to declare an entry point (the face runs it in the two-phase frame),

@@ -1,4 +1,4 @@
-"""Framework ops: Contiguous, ViewCopy, CopyToNpu, CopyToNpuSync, CopyNpuToNpu (spec/opdev.md 8, 12.1).
+"""Framework ops: Contiguous, ViewCopy, CopyToNpu, CopyToNpuSync, CopyNpuToNpu.
 
 They are what every L2 op composes around its kernel: ``contiguous`` turns a strided view into a
 dense tensor (a view when it already is one, else an AsStrided gather kernel), ``view_copy`` writes

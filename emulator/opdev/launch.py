@@ -1,4 +1,4 @@
-"""Recording kernels: ADD_TO_LAUNCHER_LIST_AICORE / _AICPU and INFER_SHAPE (spec/opdev.md section 7).
+"""Recording kernels: ADD_TO_LAUNCHER_LIST_AICORE / _AICPU and INFER_SHAPE.
 
 ``add_to_launcher_list_aicore`` selects the op's binary for the call's dtypes and formats (KernelMgr),
 runs tiling now when the binary declares a workspace (and keeps the result for phase 2), allocates

@@ -1,4 +1,4 @@
-"""Tiling templates shared by the simple kernels (spec/ops.md section 1.9).
+"""Tiling templates shared by the simple kernels (after the open atvoss headers).
 
 ``EleBaseTilingData`` is the elementwise template: ``dim0`` elements split into ``blockNum`` blocks of
 ``blockFormer`` elements (aligned to the 32-byte UB block), each block walking its range in UB tiles

@@ -2,7 +2,7 @@
 
 A primary context is retained by aclrtSetDevice and torn down when its reference count drops
 to 0; the object is kept and revived by the next aclrtSetDevice, so a thread still bound to it
-works again afterwards, as on the real runtime (spec/runtime.md sections 2.1-2.2, 3).
+works again afterwards, as on the real runtime.
 """
 
 from __future__ import annotations

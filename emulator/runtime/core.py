@@ -3,7 +3,7 @@
 It sits between the pyACL face (which does the ACL layer's argument checks) and a Device
 backend (which moves bytes and runs tasks). It answers the questions the real runtime answers
 from its statics: which context is current on this thread, which context a stream belongs to,
-which device an address lives on. Rules follow spec/runtime.md sections 2-7:
+which device an address lives on. Rules follow the real runtime's:
 - aclrtSetDevice retains the device's primary context (process-wide count, any thread) and
   makes it current; the last reset tears down its default stream and every stream created
   under it; reset of an unset device is 507007.

@@ -1,1 +1,1 @@
-"""Helpers for checking op results: the precision standard of spec/ops.md section 3."""
+"""Helpers for checking op results: opbase's op precision standard."""

@@ -1,4 +1,4 @@
-"""The op precision standard (spec/ops.md section 3): one checker for every op test.
+"""The op precision standard (opbase's, for ecosystem ops): one checker for every op test.
 
 Float outputs use the current "mixed tolerance" rule: an element passes when
 ``|actual - golden| <= atol + rtol * |golden|``; a case passes when at least 99 % of the elements

@@ -1,4 +1,4 @@
-"""aclnnAbs (spec/ops.md 2.9) and aclnnNeg / aclnnInplaceNeg (2.10).
+"""aclnnAbs and aclnnNeg / aclnnInplaceNeg.
 
 Abs: null checks (161001); self dtype in the A2 list, out dtype equal to self's (complex64 self:
 float32 out); self and out storage formats equal and self's not private; rank <= 8 and equal shapes

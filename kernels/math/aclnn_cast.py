@@ -1,4 +1,4 @@
-"""aclnnCast: out = self converted to ``dtype`` (spec/ops.md section 2.20), on top of the L0 Cast.
+"""aclnnCast: out = self converted to ``dtype``, on top of the L0 Cast.
 
 Checks (A2): nulls of self and out (161001); self's dtype and ``dtype`` in the A2 list (float16,
 float32, double, int8, uint8, int16, uint16, int32, uint32, int64, uint64, bool, complex64,

@@ -1,12 +1,12 @@
-"""aclnnRelu / aclnnInplaceRelu (spec/ops.md 2.15), aclnnSigmoid / aclnnInplaceSigmoid (2.16), aclnnGelu
-(2.17) and aclnnSilu (2.18) — the ops-nn activations.
+"""aclnnRelu / aclnnInplaceRelu, aclnnSigmoid / aclnnInplaceSigmoid, aclnnGelu
+and aclnnSilu — the ops-nn activations.
 
 Relu: null checks (161001); self in float32 / float16 / int8 / uint8 / int32 / int64 / bfloat16 and out of
 the same dtype; rank <= 8 for self and out; equal shapes (161002). Empty self, or an in-place call on
 uint8 (relu is the identity there), returns at once. Chain: Contiguous -> Relu (not for uint8, which
 is only copied: the code accepts uint8 out-of-place although the doc does not list it) -> ViewCopy.
 
-Sigmoid follows the code, not the narrower doc list (spec/ops.md section 4): self in the 12-dtype list,
+Sigmoid follows the code, not the narrower doc list (float32 / float16 / bfloat16): self in the 12-dtype list,
 out in float32 / float16 / float64 / complex64 / complex128 / bfloat16, equal shapes, rank <= 8; the
 in-place variant checks selfRef against the out list first. A self dtype outside the out list is
 cast to the out dtype first; Sigmoid runs on AI CPU for float64 / complex; then Cast(out), ViewCopy.

@@ -1,4 +1,4 @@
-"""aclnnAdd / aclnnInplaceAdd: out = self + alpha * other (spec/ops.md section 2.1).
+"""aclnnAdd / aclnnInplaceAdd: out = self + alpha * other.
 
 L2 as the real op is written: null checks (161001), dtype support, promotion, alpha and output
 castability, broadcast and rank checks (161002), the empty-tensor shortcut, then the A2 L0 chain —

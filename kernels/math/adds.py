@@ -1,4 +1,4 @@
-"""aclnnAdds / aclnnInplaceAdds: out = self + alpha * other with a scalar other (spec/ops.md section 2.2).
+"""aclnnAdds / aclnnInplaceAdds: out = self + alpha * other with a scalar other.
 
 A2 behaviour as the real L2 writes it: null checks (161001); self dtype in the Add list, the A2
 tensor-scalar promotion (the tensor's dtype wins unless the scalar is complex, or floating against

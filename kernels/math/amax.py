@@ -1,4 +1,4 @@
-"""aclnnAmax: out = maximum of self over dim (spec/ops.md section 2.25).
+"""aclnnAmax: out = maximum of self over dim.
 
 Checks: null self / dim / out (161001); self in the A2 list and out of self's dtype, dims in range and
 unique, no reduced axis of size 0 (for a non-scalar self), ranks <= 8, out's shape equal to the

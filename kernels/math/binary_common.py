@@ -89,7 +89,7 @@ def alpha_is_one(alpha: aclScalar) -> bool:
 
 
 def tensor_scalar_promote(self_dtype: int, other_dtype: int, out_dtype: int) -> int:
-    """The A2 promotion of Adds / Subs (spec/ops.md 2.2): the tensor's dtype wins unless the scalar is
+    """The A2 promotion of Adds / Subs: the tensor's dtype wins unless the scalar is
     complex, or floating against an integral / bool tensor."""
     if is_complex(self_dtype) or is_complex(other_dtype):
         return promote_type(self_dtype, other_dtype)

@@ -1,6 +1,6 @@
 """Cast (L0): change a tensor's dtype on AI Core for the A2 pair table, on AI CPU for the rest.
 
-spec/ops.md section 1.8: the A2 AI Core kernel serves the listed (src, dst) pairs; pairs whose both
+Dispatch on A2: the AI Core kernel serves the (src, dst) pairs of its table; pairs whose both
 ends are in the AI CPU set go to the AI CPU kernel; anything else makes the L0 return null (the L2
 then returns 561103). Conversions are C casts: float to integer truncates, to bool is "non-zero",
 float narrowing rounds to nearest even.
@@ -62,7 +62,7 @@ AICPU_SET = frozenset(NAMES)
 
 def cast_values(src: np.ndarray, dst: np.dtype) -> np.ndarray:
     """A C-style cast: bool is "non-zero", float -> int truncates toward zero with NaN -> 0
-    (spec/ops.md 2.20), complex -> real keeps the real part."""
+    (aclnnCast's documented rule), complex -> real keeps the real part."""
     if dst == np.bool_:
         return src != 0
     if src.dtype.kind == "c" and dst.kind != "c":

@@ -1,4 +1,4 @@
-"""aclnnCat: concatenate a tensor list along ``dim`` (spec/ops.md section 2.29e; ops-math conversion/concat_d).
+"""aclnnCat: concatenate a tensor list along ``dim`` (ops-math conversion/concat_d).
 
 L2 as the real op is written: 1-D tensors of shape [0] are dropped first and an empty remainder is
 SUCCESS with nothing launched (before ``out`` is looked at). Then null checks (161001), the dtypes of

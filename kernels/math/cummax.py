@@ -1,4 +1,4 @@
-"""aclnnCummax: running maximum along ``dim`` and the index it came from — AI CPU only (spec/ops.md 2.30b).
+"""aclnnCummax: running maximum along ``dim`` and the index it came from — AI CPU only.
 
 L2 as the real op is written (ops-math math/cummax): null checks (161001); then, before the dtypes,
 ``dim`` must be in [-r, r-1] and a 0-d self is refused (161002 — the doc's "[-1, 0] for a 0-d self" is

@@ -1,7 +1,7 @@
 """Shared pieces of the data-movement kernels (Transpose, BroadcastTo, Fill, ZerosLike, ConcatD).
 
 These kernels move or produce elements without arithmetic, so one tiling serves them all: the
-elementwise template (spec/ops.md section 1.9) over the output's elements, each block writing its
+elementwise tiling template over the output's elements, each block writing its
 ``[lo, hi)`` range of the flattened output. A gathering kernel (Transpose, BroadcastTo) reads each
 output position through an index map built from per-output-axis source strides (a stride of 0
 repeats a broadcast axis); the UB holds one source and one destination tile, double buffered.

@@ -1,4 +1,4 @@
-"""aclnnDiv / aclnnDivs (+ Inplace): true division out = self / other (spec/ops.md sections 2.7, 2.8).
+"""aclnnDiv / aclnnDivs (+ Inplace): true division out = self / other.
 
 L0 RealDiv: AI Core for float32, float16, bfloat16, bool and int32 inputs on A2 (bool and int32
 produce float32), plus the mixed float16 / bfloat16 / float32 pairs; AI CPU

@@ -1,4 +1,4 @@
-"""aclnnEqTensor / aclnnInplaceEqTensor: out = (self == other) (spec/ops.md section 2.21).
+"""aclnnEqTensor / aclnnInplaceEqTensor: out = (self == other).
 
 L0 Equal (bool output): AI Core for float32, int32, int64, float16, int8, uint8, bool, bfloat16 on
 A2; int16 and double run on the CANN AI CPU kernel (AicpuTaskSpace("Equal")), complex64 / complex128

@@ -1,4 +1,4 @@
-"""aclnnExp / aclnnInplaceExp (spec/ops.md 2.11) and aclnnLog / aclnnInplaceLog (2.12).
+"""aclnnExp / aclnnInplaceExp and aclnnLog / aclnnInplaceLog.
 
 Exp: null checks (161001); self dtype in the A2 list; the result dtype (float32 for bool / int64 self,
 else self's) must be castable to out; equal shapes and rank <= 8 (161002). The in-place variant first

@@ -1,4 +1,4 @@
-"""aclnnInplaceFillScalar and the L0 Fill it runs on (spec/ops.md section 2.29c; ops-math conversion/fill).
+"""aclnnInplaceFillScalar and the L0 Fill it runs on (ops-math conversion/fill).
 
 L2: null checks (161001); selfRef dtype in the A2 list, ``PromoteType(selfRef, value)`` defined (e.g. a
 uint32 tensor with a float scalar → 161002) and rank <= 8 (161002); an empty selfRef launches

@@ -1,4 +1,4 @@
-"""aclnnGtTensor / aclnnGtScalar (+ Inplace): out = (self > other) (spec/ops.md section 2.22).
+"""aclnnGtTensor / aclnnGtScalar (+ Inplace): out = (self > other).
 
 L0 Greater (bool output): AI Core for float32, int32, int64, float16, int8, uint8, bfloat16 on A2;
 everything else (int16, double, the unsigned types) on AI CPU (AicpuTaskSpace("Greater")).

@@ -1,4 +1,4 @@
-"""aclnnInplaceCopy: selfRef = src, converted and broadcast (spec/ops.md section 2.29b).
+"""aclnnInplaceCopy: selfRef = src, converted and broadcast.
 
 L2 as the real op is written (ops-math conversion/view_copy): null checks (161001); selfRef and src
 dtypes in the A2 list, ranks <= 8 and ``src`` broadcastable to exactly selfRef's shape (161002);

@@ -1,4 +1,4 @@
-"""aclnnLayerNorm / aclnnLayerNormWithImplMode (spec/ops.md section 2.27a).
+"""aclnnLayerNorm / aclnnLayerNormWithImplMode.
 
 out = (x - mean) * rstd * weight + bias over the trailing ``normalizedShape`` dims, with
 mean = E[x] and rstd = 1 / sqrt(Var[x] + eps) (biased variance); meanOut / rstdOut (optional) have

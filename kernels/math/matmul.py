@@ -1,4 +1,4 @@
-"""aclnnMm / aclnnMatmul / aclnnBatchMatMul (spec/ops.md section 2.28) over MatMulV3 / BatchMatMulV3.
+"""aclnnMm / aclnnMatmul / aclnnBatchMatMul over MatMulV3 / BatchMatMulV3.
 
 Checks: null self / mat2 / out (161001); dtypes BF16 F16 F32; ranks (Mm exactly 2-D, BatchMatMul
 exactly 3-D with a batch of 1 broadcasting, Matmul 1..6-D with batch broadcasting, a 1-D self acting
@@ -294,7 +294,7 @@ def matmul_l0(
 
 # -- L2 ----------------------------------------------------------------------------------------------
 def compute_dtype(a: int, b: int, mode: int) -> int:
-    """The A2 compute-dtype table (spec 2.28)."""
+    """The A2 compute-dtype table of aclnnMm / aclnnMatmul / aclnnBatchMatMul."""
     if a == b and a in (D.DT_FLOAT16, D.DT_BF16):
         return a
     if {a, b} == {D.DT_FLOAT16, D.DT_BF16}:

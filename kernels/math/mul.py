@@ -1,4 +1,4 @@
-"""aclnnMul / aclnnMuls (+ Inplace): out = self * other (spec/ops.md sections 2.5, 2.6).
+"""aclnnMul / aclnnMuls (+ Inplace): out = self * other.
 
 aclnnMul: nulls (161001); self, other and out dtypes in the Mul list, promotion defined and
 castable to out, ranks, broadcast, out shape (161002). A2 chain: a mixed pair (float16 / bfloat16
@@ -14,7 +14,7 @@ L0 Muls kernel (float attribute ``value``) and stays bfloat16. An undefined comp
 chain's Cast fail (561103), as on the card.
 
 Fidelity note: the real A2 aclnnMuls / aclnnInplaceMuls / aclnnInplaceMul have no rank check; the
-spec's "rank <= 8" is kept here (161002 for a 9-D tensor).
+documented "rank <= 8" is kept here (161002 for a 9-D tensor).
 """
 
 from __future__ import annotations

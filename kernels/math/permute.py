@@ -1,4 +1,4 @@
-"""aclnnPermute: out = self with its axes reordered by ``dims`` (spec/ops.md section 2.29a).
+"""aclnnPermute: out = self with its axes reordered by ``dims``.
 
 L2 as the real op is written (ops-math conversion/transpose): null checks (161001); self and out
 dtypes in the A2 list and equal; out rank, ``len(dims)``, duplicate values and rank <= 8; each dim in

@@ -2,9 +2,9 @@
 
 The L0 reductions (ReduceSum, ReduceAny, ReduceMean, ReduceMax) follow the real wrappers: the axes
 become a host int64 tensor input (``ConvertToTensor``), ``keep_dims`` is an attribute, the output
-shape is inferred from the axes, and the dtype decides AI Core or AI CPU (spec/ops.md section 1.8).
+shape is inferred from the axes, and the dtype decides AI Core or AI CPU (the A2 dispatch table).
 
-Tiling is a ``ReduceOpTilingData`` in the spirit of the atvoss reduce template (section 1.9): the
+Tiling is a ``ReduceOpTilingData`` in the spirit of the atvoss reduce template: the
 kept (A) elements are split across cores (``factorACntPerCore``), each core walks its A range in UB
 tiles of ``ubFactorA`` elements and the reduced (R) elements in tiles of ``ubFactorR``; ``groupR``
 is always 1 (no cross-core R split, so no second pass). The tiling sees only shapes, so it derives

@@ -1,4 +1,4 @@
-"""aclnnMean: out = mean of self over dim, computed in ``dtype`` (spec/ops.md section 2.24).
+"""aclnnMean: out = mean of self over dim, computed in ``dtype``.
 
 Checks: null self / out / dim (161001); self, ``dtype`` and out in the A2 list, CanCast(self, dtype)
 and CanCast(dtype, out), dims in range and unique, self and out rank <= 8 (161002). Empty ``dim``

@@ -1,4 +1,4 @@
-"""aclnnReduceSum: out = sum of self over dims, computed in ``dtype`` (spec/ops.md section 2.23).
+"""aclnnReduceSum: out = sum of self over dims, computed in ``dtype``.
 
 Checks: null self / dims / out (161001); self, out and ``dtype`` in the A2 list, ``dtype`` equal to
 out's dtype, self rank <= 8, dims in range and unique (161002). Empty ``dims`` reduces every axis.

@@ -1,4 +1,4 @@
-"""aclnnRmsNorm: y = x * rstd * gamma, rstd = 1 / sqrt(mean(x^2) + epsilon) (spec/ops.md section 2.27b).
+"""aclnnRmsNorm: y = x * rstd * gamma, rstd = 1 / sqrt(mean(x^2) + epsilon).
 
 The real API is generated (the nnopbase path) over the single RmsNorm kernel, so its statuses are
 the generated ones: 161001 for a null required pointer, 161002 for a (x, gamma, y, rstd) dtype

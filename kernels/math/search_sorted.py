@@ -1,4 +1,4 @@
-"""aclnnSearchSorted: an AI CPU-only op (spec/ops.md section 2.30a).
+"""aclnnSearchSorted: an AI CPU-only op.
 
 For each value of ``self``, the index in its row of ``sortedSequence`` where it would be inserted
 (``right`` picks the first element greater than the value instead of not less); with ``sorter`` the

@@ -1,4 +1,4 @@
-"""aclnnSoftmax: out = exp(x - max) / sum(exp(x - max)) along dim (spec/ops.md section 2.26).
+"""aclnnSoftmax: out = exp(x - max) / sum(exp(x - max)) along dim.
 
 Checks: null self / out (161001); an empty self returns SUCCESS before anything else is looked at;
 then self and out dtypes (F16 F32 F64 BF16, may differ), dim in [-r, r-1] (a 0-d self counts as

@@ -1,4 +1,4 @@
-"""aclnnSqrt / aclnnInplaceSqrt (spec/ops.md 2.13) and aclnnRsqrt / aclnnInplaceRsqrt (2.14).
+"""aclnnSqrt / aclnnInplaceSqrt and aclnnRsqrt / aclnnInplaceRsqrt.
 
 Sqrt: null checks (161001); self dtype in the A2 list; the compute dtype (float32 for integer / bool
 self, else self's) must be castable to out — out's dtype is not otherwise listed, as in the code;

@@ -1,4 +1,4 @@
-"""aclnnSub / aclnnSubs (+ Inplace): out = self - alpha * other (spec/ops.md sections 2.3, 2.4).
+"""aclnnSub / aclnnSubs (+ Inplace): out = self - alpha * other.
 
 L0 Sub: AI Core for float32, float16, bfloat16, int64, int32, int8, uint8, bool, complex64 on A2;
 AI CPU (AicpuTaskSpace("Sub")) for int16, double, complex128. A bool Sub is "a - b != 0", i.e. xor.
@@ -11,7 +11,7 @@ aclnnSubs uses the Adds tensor-scalar promotion and turns the scalar into a 0-d 
 
 Fidelity note: the real A2 Sub picks Axpy from its own list {float32, float16, bfloat16} (not Add's
 {float32, int32, float16}): int32 with alpha != 1 runs Mul + Sub, exactly. The bfloat16 Axpy binary is
-not in the package (spec/ops.md 1.8 lists Axpy A2 as float32 / int32 / float16), so a bfloat16 Subs
+not in the package (the A2 Axpy kernel serves only float32 / int32 / float16), so a bfloat16 Subs
 with alpha != 1 runs Mul + Sub in bfloat16 instead.
 """
 

@@ -1,4 +1,4 @@
-"""aclnnTanh / aclnnInplaceTanh (spec/ops.md 2.19).
+"""aclnnTanh / aclnnInplaceTanh.
 
 Null checks (161001); self and out dtypes in the A2 list (float32 / float16 / bool / uint8 / int8 / int16 /
 int32 / int64 / bfloat16 — the code checks out against the self list); the compute dtype (float32 for

@@ -3,7 +3,7 @@
 One factory, ``unary_op``, builds an op's AI Core ``OpImpl`` (one binary per A2 AI Core dtype) and its
 AI CPU ``OpImpl`` around one SPMD kernel: each block reads its ``[lo, hi)`` range of the flattened
 input, computes in the op's compute dtype and writes the same range of the output. Tiling is the
-elementwise template (spec/ops.md section 1.9) over the output's elements; the UB holds the input
+elementwise tiling template over the output's elements; the UB holds the input
 and output tiles plus the kernel's float32 temporaries when a half-precision input is widened.
 
 Numerics follow the A2 kernels: bfloat16 always computes in float32; float16 computes in float16 for

@@ -1,4 +1,4 @@
-"""aclnnInplaceZero and the L0 ZerosLike it runs on (spec/ops.md section 2.29d; ops-math math/zero_op).
+"""aclnnInplaceZero and the L0 ZerosLike it runs on (ops-math math/zero_op).
 
 L2: null check (161001); selfRef dtype in the A2 list (uint32 and uint64 are not: 161002); an empty
 selfRef launches nothing. Then Contiguous(selfRef), ZerosLike, ViewCopy back into selfRef. The real

@@ -1,4 +1,4 @@
-"""acl.rt context calls (spec/runtime.md section 3)."""
+"""acl.rt context calls."""
 
 from __future__ import annotations
 

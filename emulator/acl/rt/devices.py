@@ -1,4 +1,4 @@
-"""acl.rt device calls: aclrtSetDevice / ResetDevice / GetDevice … (spec/runtime.md section 2)."""
+"""acl.rt device calls: aclrtSetDevice / ResetDevice / GetDevice and the rest."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""acl.rt event calls (spec/runtime.md section 5)."""
+"""acl.rt event calls."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""acl.rt memory calls: malloc / free / memcpy / memset / get_mem_info (spec/runtime.md sections 6-7).
+"""acl.rt memory calls: malloc / free / memcpy / memset / get_mem_info.
 
 The ACL layer's checks happen here, in the real order (zero counts succeed before pointer
 checks, null pointers before enum checks, enum checks before context checks); the direction of

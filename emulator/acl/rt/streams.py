@@ -1,4 +1,4 @@
-"""acl.rt stream calls (spec/runtime.md section 4). Stream 0 is the current context's default stream."""
+"""acl.rt stream calls. Stream 0 is the current context's default stream."""
 
 from __future__ import annotations
 

@@ -1,15 +1,15 @@
 """The op-package loader (opbase's ``LoadAllOppPackage`` / ``OpKernelLib`` / binary-config reading).
 
-Emulates how opbase finds and reads op packages on disk (spec/kernels-and-packages.md §2–§7):
+Emulates how opbase finds and reads op packages on disk:
 the SoC sub-directory, custom → vendor → built-in priority, the merged ops-info JSON, the
 binary-config search and the kernel JSON of each bin. Module map:
 
-- ``socdir``: SoC name → package sub-directory (§2.2).
-- ``vendors``: ``vendors/config.ini`` (§3.2).
-- ``discovery``: the root and the package list (§2.1, §3.1).
+- ``socdir``: SoC name → package sub-directory.
+- ``vendors``: ``vendors/config.ini``.
+- ``discovery``: the root and the package list.
 - ``jsonio``: JSON reads, RFC 7386 merge patch, refusal records.
-- ``binconfig``: binary-config models and file names (§5.2, §6).
-- ``loader``: ``LoadAllOppPackage`` and ``OppPackages`` (§4, §5.3, §7).
+- ``binconfig``: binary-config models and file names.
+- ``loader``: ``LoadAllOppPackage`` and ``OppPackages``.
 
 Fidelity notes are in each module; the one project-wide difference from the real code (bad files
 are refused one by one instead of failing the load with 561108) is explained in docs/opp.md.

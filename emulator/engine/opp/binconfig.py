@@ -1,13 +1,13 @@
 """Binary-config JSON (``kernel/config/<socdir>/<file>.json``) and the file names opbase looks for.
 
-Emulates ``KernelMgr``'s reading of a binary-config file (spec/kernels-and-packages.md §5.2, §6) as
+Emulates ``KernelMgr``'s reading of a binary-config file as
 pydantic models. Field names are snake_case with the real JSON names as aliases, so a model prints
 with the names a learner sees in the file (``model_dump(by_alias=True)``).
 
 Fidelity notes:
 - Fields the real reader ignores (``ori_format``, ``ori_shape``, ``staticKey``…) are kept
   (``extra="allow"``), never rejected.
-- A dtype or format string outside §6.2/§6.3 does not refuse the file: the real reader fails only
+- A dtype or format string outside the accepted lists does not refuse the file: the real reader fails only
   the key of that one bin (561111 / 561110). ``BinTensor.ge_dtype`` / ``ge_format`` give ``None``
   for such strings so the key builder can do the same.
 - ``{"type": "null"}`` and ``null`` both mean "absent tensor" and are read as ``None``.
@@ -40,10 +40,10 @@ DTYPE_STRINGS: dict[str, str] = {
     "bf16": "DT_BF16",
     **{name: f"DT_{name.upper()}" for name in _PLAIN_DTYPES},
 }
-"""§6.2: binary-config dtype string → GE data-type name."""
+"""The accepted binary-config dtype strings → GE data-type name."""
 
 FORMAT_STRINGS: dict[str, str] = {"ALL": "FORMAT_ND", **{name: f"FORMAT_{name}" for name in _PLAIN_FORMATS}}
-"""§6.3: binary-config format string → GE format name (``ALL`` reads as ND)."""
+"""The accepted binary-config format strings → GE format name (``ALL`` reads as ND)."""
 
 
 class _Loose(BaseModel):
@@ -51,7 +51,7 @@ class _Loose(BaseModel):
 
 
 class BinTensor(_Loose):
-    """One tensor of a ``binList`` entry (§6.1)."""
+    """One tensor of a ``binList`` entry."""
 
     name: str | None = None
     index: int | None = None
@@ -94,7 +94,7 @@ class BinInfo(_Loose):
 
 
 class BinEntry(_Loose):
-    """One pre-compiled binary and the dtype/format/attr combination it serves (§6.1)."""
+    """One pre-compiled binary and the dtype/format/attr combination it serves."""
 
     bin_info: BinInfo = Field(default_factory=BinInfo, alias="binInfo")
     inputs: list[TensorSlot] = Field(default_factory=list)
@@ -134,7 +134,7 @@ def read_binary_config(path: Path) -> BinaryConfig:
 
 
 def with_repo_folder(config: BinaryConfig, repo: str) -> BinaryConfig:
-    """Insert ``<repo>/`` after the first ``/`` of each ``jsonFilePath`` not already naming the repo (§5.3).
+    """Insert ``<repo>/`` after the first ``/`` of each ``jsonFilePath`` not already naming the repo.
 
     A path without ``/`` gets the folder in front (the C++ ``find`` returns npos, and npos + 1 is 0).
     """
@@ -160,7 +160,7 @@ def _is_upper(ch: str) -> bool:
 
 
 def config_json_name(op_type: str) -> str:
-    """§5.2 new rule (``GetConfigJsonName``): ``_`` before every digit and every later capital."""
+    """The new file-name rule (``GetConfigJsonName``): ``_`` before every digit and every later capital."""
     out: list[str] = []
     since = 0
     for i, ch in enumerate(op_type):
@@ -173,7 +173,7 @@ def config_json_name(op_type: str) -> str:
 
 
 def config_json_name_old(op_type: str) -> str:
-    """§5.2 old rule (``GetConfigJsonNameOld``): digits stay glued; no ``_`` before a capital after a digit."""
+    """The old file-name rule (``GetConfigJsonNameOld``): digits stay glued; no ``_`` before a capital after a digit."""
     out: list[str] = []
     since = 0
     for i, ch in enumerate(op_type):

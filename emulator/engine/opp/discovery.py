@@ -1,7 +1,7 @@
 """Finding the op packages on disk: the OPP root, custom packages, vendor packages, the built-in one.
 
 Emulates opbase's path resolution (``GetOppKernelPath`` and the package list of
-``OpKernelLib::Initialize``; spec/kernels-and-packages.md §2.1, §3, §3.1, §3.2).
+``OpKernelLib::Initialize``).
 
 Fidelity notes:
 - Root: ``$ASCEND_HOME_PATH/opp_latest`` if it exists, else ``ASCEND_OPP_PATH``; when neither is
@@ -34,7 +34,7 @@ Family = Literal["custom", "vendor", "built-in"]
 
 @dataclass(frozen=True, slots=True)
 class PackageRecord:
-    """One loaded op package: its family, its name and its AI-core impl directory (§3.1)."""
+    """One loaded op package: its family, its name and its AI-core impl directory."""
 
     family: Family
     name: str
@@ -73,7 +73,7 @@ def _realpath(path: Path) -> Path | None:
 
 
 def kernel_root(settings: Settings) -> Path | None:
-    """The OPP root for kernels (§2.1), or ``None`` when it does not exist (561107)."""
+    """The OPP root for kernels, or ``None`` when it does not exist (561107)."""
     if settings.home_path is not None:
         latest = _realpath(settings.home_path / "opp_latest")
         if latest is not None and latest.exists():

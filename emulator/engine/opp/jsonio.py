@@ -1,7 +1,7 @@
 """JSON reading and RFC 7386 merge patch for op-package files, with refusals instead of failures.
 
 Emulates the nlohmann-json reads opbase does on ops-info, binary-config and kernel JSON files
-(spec/kernels-and-packages.md §4.1, §6, §7.1).
+(through nlohmann-json).
 
 Fidelity notes:
 - The real ops-info loader stops at the first unreadable file with ``ACLNN_ERR_INNER_LOAD_JSON_FAILED``

@@ -1,8 +1,8 @@
 """``LoadAllOppPackage``: the op packages of one process, merged and queryable.
 
 Emulates opbase's package loading (``OpKernelLib::Initialize`` for ops-info, ``KernelMgr::
-ParseDynamicKernelConfig`` for binary-config files, the lazy kernel-JSON read of ``OpKernelBin``;
-spec/kernels-and-packages.md §3–§7). The real library does this once per process (lifecycle.md §3);
+ParseDynamicKernelConfig`` for binary-config files, the lazy kernel-JSON read of ``OpKernelBin``).
+The real library does this once per process (at aclnnInit or the first lookup);
 the emulated process keeps the returned ``OppPackages``.
 
 Fidelity notes:
@@ -72,18 +72,18 @@ class OppPackages:
         return next((p for p in self.packages if p.name == name), None)
 
     def op_file(self, op_type: str) -> str | None:
-        """``ops_info[op].opFile.value`` when it is a non-empty string (§4.2)."""
+        """``ops_info[op].opFile.value`` when it is a non-empty string."""
         entry = self.ops_info.get(op_type)
         op_file = entry.get("opFile") if isinstance(entry, dict) else None
         value = op_file.get("value") if isinstance(op_file, dict) else None
         return value if isinstance(value, str) and value else None
 
     def candidate_names(self, op_type: str) -> list[str]:
-        """The binary-config file names searched for an op (§5.2)."""
+        """The binary-config file names searched for an op (new rule, old rule, then ``<opFile>.json``)."""
         return candidate_config_names(op_type, self.op_file(op_type))
 
     def binary_config(self, op_type: str) -> BinaryConfigHit | None:
-        """The op's binary-config file, searched once per op in the order of §5.3."""
+        """The op's binary-config file, searched once per op in the real search order."""
         with self._lock:
             if op_type not in self._bin_configs:
                 self._bin_configs[op_type] = self._search_binary_config(op_type)
@@ -103,7 +103,7 @@ class OppPackages:
         return path
 
     def kernel_json(self, package: PackageRecord, json_file_path: str) -> dict[str, Any] | None:
-        """The kernel JSON of one bin (§7.1), read once; ``None`` when missing (not a refusal) or refused."""
+        """The kernel JSON of one bin, read once; ``None`` when missing (not a refusal) or refused."""
         path = self.kernel_json_path(package, json_file_path)
         if path is None:
             return None
@@ -179,7 +179,7 @@ def _json_files(directory: Path) -> list[Path]:
 
 
 def ops_info_files(package: PackageRecord) -> list[Path]:
-    """A package's ops-info files in load order; the built-in legacy file goes last (§4.1)."""
+    """A package's ops-info files in load order; the built-in legacy file goes last."""
     files = _json_files(package.ops_info_dir)
     if package.family != "built-in":
         return files
@@ -188,7 +188,7 @@ def ops_info_files(package: PackageRecord) -> list[Path]:
 
 
 def merge_ops_info(packages: list[PackageRecord], refused: list[Refusal]) -> dict[str, Any]:
-    """Merge every ops-info file, lowest priority first, with RFC 7386 merge patch (§4.1)."""
+    """Merge every ops-info file, lowest priority first, with RFC 7386 merge patch."""
     files = [path for package in packages for path in ops_info_files(package)]
     merged: dict[str, Any] = {}
     for path in reversed(files):

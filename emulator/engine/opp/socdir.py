@@ -1,7 +1,7 @@
 """The SoC sub-directory of an op package (opbase's SoC-name → kernel-directory table).
 
 Emulates the lookup opbase does on ``aclrtGetSocName()`` before it builds any package path
-(spec/kernels-and-packages.md §2.2): an exact-match table first, then a prefix table.
+to name the SoC sub-directory: an exact-match table first, then a prefix table.
 
 Fidelity notes:
 - The exact string ``"Ascend910B"`` (no digit) maps to the *old* ``ascend910`` directory while

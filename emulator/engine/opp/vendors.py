@@ -1,6 +1,6 @@
 """``vendors/config.ini``: the load order of vendor op packages (opbase's vendor-priority reader).
 
-Emulates the reader described in spec/kernels-and-packages.md §3.2: lines are read one by one
+Emulates the real reader: lines are read one by one
 with ``\\r``/``\\n`` stripped; empty lines and lines starting with ``#`` are skipped; the first line
 that contains ``priority`` decides, and everything after its first ``=`` is split on ``,``.
 
