@@ -1,7 +1,7 @@
 """Mistake: never calling aclnnFinalize. The AI CPU task space of SearchSorted stays allocated.
 
 A program that drives aclnn without aclInit / aclFinalize (as framework adapters do) must call
-aclnnFinalize itself; aclFinalize would also have released it (lifecycle.md 5.6).
+aclnnFinalize itself; aclFinalize would also have released it (it runs aclnnFinalize's steps first).
 Run: opbase-emu leaks examples/mistakes/forget_aclnn_finalize.py   (exit code 23: it leaked)
 """
 
