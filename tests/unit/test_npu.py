@@ -259,7 +259,7 @@ def test_every_elementwise_op_runs_with_omitted_outputs(s: npu.Session) -> None:
 
 
 def test_npu_imports_only_the_faces_and_the_metadata() -> None:
-    """DESIGN.md: emulator.npu is built only on the two faces (plus the registry's prototype table,
+    """emulator.npu is built only on the two faces (plus the registry's prototype table,
     the dtype table, statuses and the error base) — never on the engine or the device."""
     import ast
     import inspect
