@@ -1,4 +1,4 @@
-"""acl.rt devices, contexts and the last-error slot (spec/runtime.md sections 2, 3 and 10.3)."""
+"""acl.rt devices, contexts and the last-error slot."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ AICORE_CORE_NUM = 101
 VECTOR_CORE_NUM = 201
 AICPU_CORE_NUM = 1
 L2_CACHE_SIZE = 302
-MAX_STREAMS_910B = 1984  # per device, default streams included (spec/runtime.md 4.1)
+MAX_STREAMS_910B = 1984  # per device, default streams included
 
 
 def _streams_until_refused() -> tuple[int, int]:
@@ -31,7 +31,7 @@ def _streams_until_refused() -> tuple[int, int]:
 
 # -- set / reset / force ----------------------------------------------------------------------
 def test_set_device_out_of_range() -> None:
-    """aclrtSetDevice(count) and aclrtSetDevice(-1) give 107001 (matrix row 5)."""
+    """aclrtSetDevice(count) and aclrtSetDevice(-1) give 107001."""
     count, ret = acl.rt.get_device_count()
     assert ret == 0
     assert acl.rt.set_device(count) == 107001
@@ -47,7 +47,7 @@ def test_set_device_last_valid_id() -> None:
 
 
 def test_set_twice_reset_three_times() -> None:
-    """Set×2, Reset×2, Reset gives 0, 0, 0, 0, 507007 (matrix row 6)."""
+    """Set×2, Reset×2, Reset gives 0, 0, 0, 0, 507007."""
     assert acl.rt.set_device(0) == 0
     assert acl.rt.set_device(0) == 0
     assert acl.rt.reset_device(0) == 0
@@ -56,7 +56,7 @@ def test_set_twice_reset_three_times() -> None:
 
 
 def test_set_set_force_reset() -> None:
-    """Set, Set, ResetForce, Reset gives 0, 0, 0, 507007 (matrix row 7)."""
+    """Set, Set, ResetForce, Reset gives 0, 0, 0, 507007."""
     assert acl.rt.set_device(0) == 0
     assert acl.rt.set_device(0) == 0
     assert acl.rt.reset_device_force(0) == 0
@@ -187,7 +187,7 @@ def test_set_device_after_full_reset_works_again() -> None:
 
 # -- get_device / count / run mode ------------------------------------------------------------
 def test_get_device_before_set_is_silent() -> None:
-    """aclrtGetDevice with no current context gives 107002 and records no message (matrix row 8)."""
+    """aclrtGetDevice with no current context gives 107002 and records no message."""
     assert acl.rt.get_device() == (0, 107002)
     assert acl.get_recent_err_msg() is None
 
@@ -261,7 +261,7 @@ def test_destroy_and_set_null_context() -> None:
 
 
 def test_destroy_primary_context() -> None:
-    """Destroying the primary context from aclrtGetCurrentContext gives 107002 (matrix row 28)."""
+    """Destroying the primary context from aclrtGetCurrentContext gives 107002."""
     assert acl.rt.set_device(0) == 0
     primary, ret = acl.rt.get_context()
     assert ret == 0

@@ -1,4 +1,4 @@
-"""acl.get_recent_err_msg and Python-level argument errors (spec/runtime.md section 10.2, pyacl-runtime.md 1).
+"""acl.get_recent_err_msg and Python-level argument errors.
 
 The text layout (header = oldest user-facing entry, then ``TraceBack (most recent call last):``
 and the rest oldest-first), read-and-clear, per-thread stores and de-duplication; type mistakes
@@ -25,7 +25,7 @@ TRACEBACK = " " * 8 + "TraceBack (most recent call last):"
 
 
 def test_read_and_clear() -> None:
-    """After one failure (device set) the first call returns the text and the second None (matrix row 30)."""
+    """After one failure (device set) the first call returns the text and the second None."""
     assert acl.rt.set_device(0) == 0
     assert acl.rt.free(0) == 100000
     msg = acl.get_recent_err_msg()

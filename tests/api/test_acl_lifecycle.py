@@ -1,8 +1,8 @@
-"""acl.init / acl.finalize / acl.finalize_reference and the generic acl calls (spec/runtime.md section 1).
+"""acl.init / acl.finalize / acl.finalize_reference and the generic acl calls.
 
-The sequences are the ones the real unit tests assert ("Sequences to reproduce") plus the
-config-file rules of aclInit: a bad path, malformed JSON, a config that differs from the first
-one, ``err_msg_mode`` and ``defaultDevice``.
+The sequences are the ones the real unit tests assert, plus the config-file rules of aclInit: a
+bad path, malformed JSON, a config that differs from the first one, ``err_msg_mode`` and
+``defaultDevice``.
 """
 
 from __future__ import annotations
@@ -43,13 +43,13 @@ def test_init_init_then_two_finalizes() -> None:
 
 
 def test_finalize_without_init() -> None:
-    """aclFinalize without any aclInit returns 0, and a second one 100037 (matrix row 2)."""
+    """aclFinalize without any aclInit returns 0, and a second one 100037."""
     assert acl.finalize() == 0
     assert acl.finalize() == 100037
 
 
 def test_finalize_reference_without_init() -> None:
-    """aclFinalizeReference without aclInit returns 100037 (matrix row 3)."""
+    """aclFinalizeReference without aclInit returns 100037."""
     assert acl.finalize_reference()[1] == 100037
 
 
@@ -69,7 +69,7 @@ def test_init_after_finalize_with_same_config() -> None:
 
 
 def test_bad_config_path_then_init_works(tmp_path: Path) -> None:
-    """A config path that does not exist gives 100003 and leaves aclInit usable (matrix row 4)."""
+    """A config path that does not exist gives 100003 and leaves aclInit usable."""
     assert acl.init(str(tmp_path / "missing.json")) == 100003
     assert acl.init() == 0
     assert acl.finalize() == 0

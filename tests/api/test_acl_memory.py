@@ -1,7 +1,7 @@
 """acl.rt memory: malloc / free / malloc_host / get_mem_info / memcpy / memset, and acl.util pointers.
 
-Checked against spec/runtime.md sections 6-7 and spec/pyacl-runtime.md section 3 (check order,
-size rounding and page charges, the advisory copy kind, pinned vs pageable async copies).
+Checked against the real runtime's rules for these calls (check order, size rounding and page
+charges, the advisory copy kind, pinned vs pageable async copies).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _host_bytes(ptr: int, nbytes: int) -> np.ndarray:
 
 # -- malloc -----------------------------------------------------------------------------------
 def test_malloc_zero_size() -> None:
-    """aclrtMalloc(&p, 0, 0) gives 100000 with the aclMallocMemInner size message (matrix row 9)."""
+    """aclrtMalloc(&p, 0, 0) gives 100000 with the aclMallocMemInner size message."""
     _device()
     assert acl.rt.malloc(0, 0) == (0, 100000)
     msg = acl.get_recent_err_msg()
@@ -84,12 +84,12 @@ def test_malloc_zero_size_checked_before_context() -> None:
 
 
 def test_malloc_before_set_device() -> None:
-    """aclrtMalloc with no current context gives 107002 (matrix row 11)."""
+    """aclrtMalloc with no current context gives 107002."""
     assert acl.rt.malloc(16, 0) == (0, 107002)
 
 
 def test_malloc_capacity_plus_one(emu: process.EmulatedProcess) -> None:
-    """Asking for more than the device holds gives 207001 and an EL0004 message (matrix row 12)."""
+    """Asking for more than the device holds gives 207001 and an EL0004 message."""
     _device()
     _, total, _ = acl.rt.get_mem_info(HBM_MEM)
     assert acl.rt.malloc(total + 1, 0) == (0, AclError.ACL_ERROR_RT_MEMORY_ALLOCATION)
@@ -173,7 +173,7 @@ def test_get_mem_info_hbm_vs_ddr() -> None:
 
 
 def test_get_mem_info_bad_attr() -> None:
-    """An attr outside 0…17 gives 107016 (matrix row 20)."""
+    """An attr outside 0…17 gives 107016."""
     _device()
     assert acl.rt.get_mem_info(18)[2] == 107016
     assert acl.rt.get_mem_info(-1)[2] == AclError.ACL_ERROR_RT_INVALID_MEMORY_TYPE
@@ -186,7 +186,7 @@ def test_get_mem_info_needs_context() -> None:
 
 # -- free -------------------------------------------------------------------------------------
 def test_free_null() -> None:
-    """aclrtFree(NULL) gives 100000 with the EH0008 message naming aclrtFree (matrix row 13)."""
+    """aclrtFree(NULL) gives 100000 with the EH0008 message naming aclrtFree."""
     assert acl.rt.free(0) == 100000
     msg = acl.get_recent_err_msg()
     assert msg is not None
@@ -194,7 +194,7 @@ def test_free_null() -> None:
 
 
 def test_double_free() -> None:
-    """aclrtFree of the same pointer twice gives 0 then 507899 (matrix row 14)."""
+    """aclrtFree of the same pointer twice gives 0 then 507899."""
     _device()
     ptr = _malloc(64)
     assert acl.rt.free(ptr) == 0
@@ -223,7 +223,7 @@ def test_free_needs_no_context() -> None:
 
 # -- malloc_host / free_host ------------------------------------------------------------------
 def test_malloc_host_before_set_device() -> None:
-    """aclrtMallocHost needs a device set: 107002 without one (matrix row 15)."""
+    """aclrtMallocHost needs a device set: 107002 without one."""
     assert acl.rt.malloc_host(64) == (0, 107002)
 
 
@@ -253,7 +253,7 @@ def test_malloc_host_memory_is_writable_process_memory() -> None:
 
 # -- memcpy: check order ----------------------------------------------------------------------
 def test_memcpy_zero_count_with_null_pointers() -> None:
-    """aclrtMemcpy(NULL, 0, NULL, 0, kind) gives 0 even without a device (matrix row 17)."""
+    """aclrtMemcpy(NULL, 0, NULL, 0, kind) gives 0 even without a device."""
     assert acl.rt.memcpy(0, 0, 0, 0, H2D) == 0
     assert acl.rt.memcpy(0, 0, 0, 0, 99) == 0
 
@@ -309,7 +309,7 @@ def test_memcpy_dest_max_zero() -> None:
 
 
 def test_memcpy_count_above_dest_max() -> None:
-    """aclrtMemcpy(d, 8, s, 16, H2D) gives 107000 (matrix row 16)."""
+    """aclrtMemcpy(d, 8, s, 16, H2D) gives 107000."""
     _device()
     dst = _malloc(64)
     src = np.zeros(16, dtype=np.uint8)
@@ -441,7 +441,7 @@ def test_memcpy_async_pageable_source_is_read_at_call() -> None:
 
 
 def test_memcpy_async_host_to_host_unsupported() -> None:
-    """Async H2H in EP mode gives 207000 for pinned and for pageable host memory (matrix row 19)."""
+    """Async H2H in EP mode gives 207000 for pinned and for pageable host memory."""
     _device()
     a, b = _malloc_host(32), _malloc_host(32)
     x, y = np.zeros(32, dtype=np.uint8), np.zeros(32, dtype=np.uint8)

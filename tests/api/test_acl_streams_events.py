@@ -1,4 +1,4 @@
-"""acl.rt streams and events (spec/runtime.md sections 4-5, matrix rows 21-27 and 29).
+"""acl.rt streams and events.
 
 Work queued on a stream runs only when something needs it (a synchronisation, a dependent
 wait, a racing synchronous host operation, a destroy), so "queued but not done" is observable.
@@ -79,7 +79,7 @@ def test_destroy_null_stream() -> None:
 
 
 def test_destroy_stream_twice() -> None:
-    """Destroying a stream twice gives 0 then 107017 (matrix row 22)."""
+    """Destroying a stream twice gives 0 then 107017."""
     _device()
     stream = _stream()
     assert acl.rt.destroy_stream(stream) == 0
@@ -88,7 +88,7 @@ def test_destroy_stream_twice() -> None:
 
 
 def test_destroy_stream_of_other_context() -> None:
-    """A stream created in context A destroyed while context B is current gives 107003 (matrix row 23)."""
+    """A stream created in context A destroyed while context B is current gives 107003."""
     ctx_a, _ = acl.rt.create_context(0)
     stream = _stream()
     ctx_b, _ = acl.rt.create_context(0)
@@ -110,7 +110,7 @@ def test_synchronize_with_timeout_zero_and_below_minus_one() -> None:
 
 
 def test_synchronize_with_timeout_expires() -> None:
-    """A stream whose queued work outlasts the timeout gives 507046 and keeps its work (matrix row 26)."""
+    """A stream whose queued work outlasts the timeout gives 507046 and keeps its work."""
     _device()
     stream = _stream()
     dev = _malloc(32)
@@ -269,7 +269,7 @@ def test_query_event_deprecated_inverted_enum() -> None:
 
 
 def test_elapsed_time_unrecorded_event() -> None:
-    """aclrtEventElapsedTime with an unrecorded event gives 507000 (matrix row 27)."""
+    """aclrtEventElapsedTime with an unrecorded event gives 507000."""
     _device()
     stream = _stream()
     start, _ = acl.rt.create_event()
@@ -319,7 +319,7 @@ def test_elapsed_time_null_event() -> None:
 
 
 def test_reset_event_on_ex_event() -> None:
-    """aclrtResetEvent on an Ex event gives 207000 (matrix row 29)."""
+    """aclrtResetEvent on an Ex event gives 207000."""
     _device()
     stream = _stream()
     event, ret = acl.rt.create_event_ex_with_flag(EVENT_SYNC)

@@ -1,4 +1,4 @@
-"""aclnn create / destroy functions (spec/aclnn-api.md sections 3-5) and the registry they feed.
+"""aclnn create / destroy functions and the registry they feed.
 
 Creation validates nothing the real library does not validate: a null dims pointer with a
 non-zero count is the only way to get nullptr from aclCreateTensor, arrays and lists come back
@@ -28,7 +28,7 @@ PRIVATE_FORMATS = [3, 4, 12, 29, 32, 33, 50, 51, 52, 53, 54]
 VALID_DTYPES = [d for d in aclnn.aclDataType if d != aclnn.ACL_DT_UNDEFINED]
 VALID_FORMATS = [f for f in aclnn.aclFormat if f != aclnn.ACL_FORMAT_UNDEFINED]
 
-# aclCreateScalar: (dtype, bytes read from the value) for every accepted dtype (spec 2.1).
+# aclCreateScalar: (dtype, bytes read from the value) for every accepted dtype.
 SCALAR_SIZES = [
     (aclnn.ACL_FLOAT, 4),
     (aclnn.ACL_FLOAT16, 2),
@@ -863,7 +863,7 @@ def test_destroy_records_this_files_line(emu: process.EmulatedProcess) -> None:
     ids=["27-dims", "huge-dims"],
 )
 def test_contiguous_strides_are_int64(dims: list[int]) -> None:
-    """Contiguous strides computed at creation are int64 values, whatever the dims (spec 3.1, 6)."""
+    """Contiguous strides computed at creation are int64 values, whatever the dims."""
     t = aclnn.aclCreateTensor(dims, len(dims), aclnn.ACL_INT8, None, 0, aclnn.ACL_FORMAT_ND, [1], 1, ADDR)
     assert t is not None
     strides, ret = aclnn.aclGetViewStrides(t)

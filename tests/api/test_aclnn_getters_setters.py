@@ -1,11 +1,11 @@
 """aclnn getters, aclInitTensor, raw addresses, executor functions, address setters and aclDumpOpTensors.
 
-spec/aclnn-api.md sections 6-11: getters give 161001 for null; aclInitTensor replaces shapes only
-when given with a non-zero count and keeps the old address for null; the executor functions give
-561103 for null and 561000 for anything that is not an executor; the tensor-address setters
-update the tensor before they look at the executor and ignore the index on every executor that is
-not a Nnopbase one; aclDumpOpTensors checks its pointers in order and writes the tensors' data
-when aclInit's config enables dump. A destroyed handle still works but the use is reported.
+Getters give 161001 for null; aclInitTensor replaces shapes only when given with a non-zero count
+and keeps the old address for null; the executor functions give 561103 for null and 561000 for
+anything that is not an executor; the tensor-address setters update the tensor before they look at
+the executor and ignore the index on every executor that is not a Nnopbase one; aclDumpOpTensors
+checks its pointers in order and writes the tensors' data when aclInit's config enables dump. A
+destroyed handle still works but the use is reported.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def logs() -> Iterator[list[dict[str, Any]]]:
         structlog.configure(wrapper_class=old)
 
 
-# -- getters (section 6) -----------------------------------------------------------------------
+# -- getters -----------------------------------------------------------------------------------
 def test_tensor_getters_read_every_field() -> None:
     """Each tensor getter returns its field and 0."""
     t = make_tensor([3, 4], aclnn.ACL_INT16, [1, 3], 5, aclnn.ACL_FORMAT_NCHW, [20], ADDR)
@@ -227,7 +227,7 @@ def test_use_after_destroy_raises_in_strict_mode(emu: process.EmulatedProcess) -
     assert info.value.diagnostic.destroyed is not None
 
 
-# -- aclInitTensor (section 7) ------------------------------------------------------------------
+# -- aclInitTensor ------------------------------------------------------------------------------
 def test_init_tensor_null_tensor_gives_161001() -> None:
     """A null tensor gives ACLNN_ERR_PARAM_NULLPTR."""
     assert aclnn.aclInitTensor(None, [2], 1, aclnn.ACL_FLOAT, None, 0, aclnn.ACL_FORMAT_ND, [2], 1, ADDR) == NULLPTR
@@ -386,7 +386,7 @@ def test_init_tensor_more_than_25_dims_reads_int64_min_past_index_24() -> None:
     assert aclnn.aclGetStorageShape(t) == (expected, 0)
 
 
-# -- raw address (section 10) -------------------------------------------------------------------
+# -- raw address --------------------------------------------------------------------------------
 def test_raw_address_null_tensor_gives_161001() -> None:
     """Both raw-address functions give ACLNN_ERR_PARAM_NULLPTR for a null tensor."""
     assert aclnn.aclSetRawTensorAddr(None, ADDR) == NULLPTR
@@ -438,7 +438,7 @@ def test_raw_address_is_not_offset_adjusted_but_the_data_address_is(dtype: int, 
     assert t.data_addr == NEW_ADDR + delta
 
 
-# -- executor functions (section 8) -------------------------------------------------------------
+# -- executor functions -------------------------------------------------------------------------
 EXECUTOR_FUNCTIONS = [aclnn.aclSetAclOpExecutorRepeatable, aclnn.aclDestroyAclOpExecutor]
 
 
@@ -467,7 +467,7 @@ def test_executor_function_on_a_non_executor_gives_561000(
         assert emu.registry.count("tensor") == 1
 
 
-# -- tensor-address setters (section 9) ---------------------------------------------------------
+# -- tensor-address setters ---------------------------------------------------------------------
 SETTERS = [
     aclnn.aclSetInputTensorAddr,
     aclnn.aclSetOutputTensorAddr,
@@ -660,7 +660,7 @@ def test_capitalised_dynamic_aliases_behave_the_same(lower: Callable[..., Any], 
         assert lower(executor, 0, 0, None, NEW_ADDR) == upper(executor, 0, 0, None, NEW_ADDR)
 
 
-# -- aclDumpOpTensors (section 11) --------------------------------------------------------------
+# -- aclDumpOpTensors ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("op_type", "op_name", "with_tensors", "stream", "first_null"),
     [
@@ -691,7 +691,7 @@ def test_dump_null_checks_in_order(
 
 
 def test_dump_without_dump_config_is_ok() -> None:
-    """With no dump enabled the call returns 0 (the spec's test: 3 tensors, 2 in, 1 out, stream 0x1234)."""
+    """With no dump enabled the call returns 0 (the real unit test's case: 3 tensors, 2 in, 1 out, stream 0x1234)."""
     tensors = [make_tensor(), make_tensor(), make_tensor()]
     assert aclnn.aclDumpOpTensors("opType", "opName", tensors, 2, 1, 0x1234) == 0
 

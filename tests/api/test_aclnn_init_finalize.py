@@ -1,4 +1,4 @@
-"""aclnnInit / aclnnFinalize (spec/lifecycle.md sections 3, 5 and 13; spec/aclnn-api.md section 12).
+"""aclnnInit / aclnnFinalize.
 
 Both always return 0. aclnnInit loads the op packages once per process and lets InitSystemConfig
 decide the debug-kernel flag from NPU_COLLECT_PATH or the config file — every row of the
@@ -62,7 +62,7 @@ def write_text(tmp_path: Path, text: str, name: str = "aclnn.json") -> str:
     return str(path)
 
 
-# -- the InitSystemConfig decision table (lifecycle.md 3.2) --------------------------------------
+# -- the InitSystemConfig decision table ---------------------------------------------------------
 # (id, NPU_COLLECT_PATH, makes the config path from tmp_path, expected flag)
 Case = tuple[str, str | None, Callable[[Path], str | None], bool]
 DECISION_TABLE: list[Case] = [
@@ -232,7 +232,7 @@ def test_init_after_finalize_works(emu: process.EmulatedProcess, tmp_path: Path)
     assert emu.aclnn.init_calls == 2
 
 
-# -- lifecycle warnings (lifecycle.md 13) -------------------------------------------------------
+# -- lifecycle warnings -------------------------------------------------------------------------
 def test_first_init_and_finalize_log_no_lifecycle_warning(logs: list[dict[str, Any]]) -> None:
     """One aclnnInit followed by one aclnnFinalize is the documented use: no lifecycle warning."""
     assert aclnn.aclnnInit(None) == 0
@@ -267,7 +267,7 @@ def test_finalize_without_init_logs_a_lifecycle_warning(logs: list[dict[str, Any
     assert warning["api"] == "aclnnFinalize"
 
 
-# -- aclInit / aclFinalize (lifecycle.md 5.6) ---------------------------------------------------
+# -- aclInit / aclFinalize ----------------------------------------------------------------------
 def test_acl_finalize_runs_aclnn_finalize_steps(emu: process.EmulatedProcess) -> None:
     """A successful aclFinalize performs aclnnFinalize's steps without changing its own return code."""
     ran: list[int] = []

@@ -1,4 +1,5 @@
-"""Return-code tables: emulator/status.py, configs/return_codes.json and spec/pyacl-runtime.md section 5.
+"""Return-code tables: emulator/status.py, configs/return_codes.json and, when the
+steering checkout is beside this one, the pyACL return-code tables it holds.
 
 The enums are transcribed from the C headers, the JSON holds the same tables as data, and the
 device layer's exceptions carry runtime codes as plain ints; all of them must agree.
@@ -21,7 +22,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 RETURN_CODES = REPO_ROOT / "configs" / "return_codes.json"
 PYACL_SPEC = REPO_ROOT.parent / "shared" / "spec" / "pyacl-runtime.md"
 
-# Not in op_errno.h (kernel_utils.h's stale-handle code), so neither the JSON nor the spec table has it.
+# Not in op_errno.h (kernel_utils.h's stale-handle code), so neither the JSON nor the steering checkout's table has it.
 EXTRA_MEMBERS = {"ACLNN_ERR_INNER_RUNTIME_INVALID_HANDLE"}
 
 ROW = re.compile(r"^\|\s*(\d+)\s*\|\s*([A-Z][A-Z0-9_]*)\s*\|", re.MULTILINE)
@@ -84,7 +85,7 @@ def test_key_conflict_alias() -> None:
 
 
 def _spec_section_5() -> dict[str, list[tuple[str, int]]]:
-    """The section-5 tables of the pyACL spec, keyed by subsection heading."""
+    """The steering checkout's pyACL return-code tables, keyed by subsection heading (else skip)."""
     if not PYACL_SPEC.is_file():
         pytest.skip(f"{PYACL_SPEC} is not present")
     text = PYACL_SPEC.read_text()
@@ -98,7 +99,7 @@ def _spec_section_5() -> dict[str, list[tuple[str, int]]]:
 
 
 def test_spec_section_5_matches_json() -> None:
-    """The rows of pyacl-runtime.md section 5 equal the JSON: 5.4 is aclnn, the rest is aclError."""
+    """The steering checkout's return-code rows equal the JSON: the op_errno.h table is aclnn, the rest aclError."""
     tables = _spec_section_5()
     aclnn = [rows for heading, rows in tables.items() if heading.startswith("5.4")]
     assert len(aclnn) == 1
@@ -109,7 +110,7 @@ def test_spec_section_5_matches_json() -> None:
 
 
 def test_spec_runtime_codes_of_device_errors() -> None:
-    """The runtime codes the device layer uses are in the spec's rt_error_codes.h table."""
+    """The runtime codes the device layer uses are in the steering checkout's rt_error_codes.h table."""
     tables = _spec_section_5()
     runtime = [rows for heading, rows in tables.items() if heading.startswith("5.2")]
     assert len(runtime) == 1
@@ -157,7 +158,7 @@ def test_every_device_error_status_is_an_acl_error() -> None:
     ],
 )
 def test_device_error_maps_to_the_spec_code(cls_name: str, member: AclError) -> None:
-    """Each device exception carries the code runtime.md assigns to its failure."""
+    """Each device exception carries the runtime code the real runtime gives its failure."""
     cls = getattr(device_errors, cls_name)
     assert cls.status == member
     assert cls("x").status == member

@@ -1,4 +1,4 @@
-"""AI CPU task spaces and the per-thread op cache (spec/lifecycle.md sections 5, 8, 10, 11; opdev.md 13).
+"""AI CPU task spaces and the per-thread op cache.
 
 An AI CPU op takes its task from the op's task space, keyed by thread, input dtypes / formats and
 attributes; a released task is reused, aclnnFinalize clears every space, and past

@@ -1,4 +1,4 @@
-"""Executor life rules of the composite two-phase call (spec/lifecycle.md sections 6, 7, 11; opdev.md 4, 10-13).
+"""Executor life rules of the composite two-phase call.
 
 Phase 2 deletes a non-repeatable executor whatever the status, and a second phase 2 on it is a use
 after free (reported with both sites); a repeatable executor is kept, replays with the current
@@ -264,7 +264,7 @@ def test_freed_tensor_memory_is_a_runtime_error(npu: Any) -> None:
         ((3, 1000), (F16, F32), 1.5, 12288),  # 12000 B + 32 rounded up to 512
         ((4, 5), (F32, F32), 1.0, 0),  # one Add, ViewCopy re-points its result at out
         ((4, 5), (F32, F32), 2.0, 0),  # one Axpy, aliased onto out
-        ((4, 5), (F16, F32), 1.0, 0),  # the mixed-precision Add kernel: no Cast (ops.md 2.1 (a))
+        ((4, 5), (F16, F32), 1.0, 0),  # the mixed-precision Add kernel: no Cast
         ((4, 5), (BF16, BF16), 2.0, 512),  # Mul(other, alpha) into the workspace, then Add aliased onto out
         ((4, 5), (I16, I16), 1, 0),  # AI CPU Add with no extra device memory
     ],

@@ -1,10 +1,10 @@
 """KernelMgr: binary selection, TilingParse holders, ReleaseTilingParse, match keys, and the shipped package.
 
-spec/kernels-and-packages.md sections 8-9 and lifecycle.md sections 5 and 9: a call selects the
-binary whose build-time key equals the runtime key of its dtypes / formats / attributes; a miss is
-collapsed to 561000 by ADD_TO_LAUNCHER_LIST_AICORE and the L2 returns 561103; TilingParse runs
-once per (bin, aic, aiv) for the process, failures included; aclnnFinalize releases the parsed
-compile info without re-arming the once-flag, so a later tiling uses released state.
+A call selects the binary whose build-time key equals the runtime key of its dtypes / formats /
+attributes; a miss is collapsed to 561000 by ADD_TO_LAUNCHER_LIST_AICORE and the L2 returns 561103;
+TilingParse runs once per (bin, aic, aiv) for the process, failures included; aclnnFinalize
+releases the parsed compile info without re-arming the once-flag, so a later tiling uses released
+state.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Kernel launches: SPMD blocks, wrong tilings, UB overflow, debug-kernel mode and shape-only runs.
 
-spec/kernels-and-packages.md section 10 (a launch runs the op's kernel with the block dim its
-tiling chose), lifecycle.md sections 3-4 (the debug-kernel switch of aclnnInit's config), and the
-device model: new device memory is poisoned (0xFF), a block that declares more unified buffer than
-the SoC has fails like an AI Core exception, and in debug-kernel mode prints reach the log, buffer
-slices are bounds-checked and non-finite float outputs are reported at the next synchronize.
+A launch runs the op's kernel with the block dim its tiling chose, aclnnInit's config can switch
+debug-kernel mode on, and the device model holds: new device memory is poisoned (0xFF), a block
+that declares more unified buffer than the SoC has fails like an AI Core exception, and in
+debug-kernel mode prints reach the log, buffer slices are bounds-checked and non-finite float
+outputs are reported at the next synchronize.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""aclnnAdd / aclnnInplaceAdd end to end against a float64 numpy golden (spec/ops.md sections 1 and 2.1).
+"""aclnnAdd / aclnnInplaceAdd end to end against a float64 numpy golden.
 
 out = self + alpha * other for every A2 dtype (int16 and float64 run on AI CPU), with broadcasting,
 alpha 1 / fractional / integral, the mixed float16 / bfloat16 + float32 pairs, strided inputs and

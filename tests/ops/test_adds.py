@@ -1,4 +1,4 @@
-"""aclnnAdds / aclnnInplaceAdds on the emulated Ascend910B (ops-math math/add, spec/ops.md 2.2).
+"""aclnnAdds / aclnnInplaceAdds on the emulated Ascend910B (ops-math math/add).
 
 The scalar becomes a 0-d host tensor of the A2 tensor-scalar promoted dtype; alpha == 1 runs Add,
 alpha != 1 Axpy (float32 / int32 / float16) or Mul + Add. Fidelity note: the bool quirk of the real

@@ -1,4 +1,4 @@
-"""aclnnCast on the emulated Ascend910B (ops-math math/cast, spec/ops.md 2.20).
+"""aclnnCast on the emulated Ascend910B (ops-math math/cast).
 
 The L2 is Contiguous -> L0 Cast -> ViewCopy: the A2 AI Core pair table serves most pairs, the
 other listed pairs (anything to / from double, complex, uint64 …) run on AI CPU, and the same dtype

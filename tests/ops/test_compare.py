@@ -1,5 +1,5 @@
 """aclnnEqTensor and aclnnGtTensor / aclnnGtScalar (+ Inplace) on the emulated Ascend910B
-(ops-math math/equal, math/greater; spec/ops.md 2.21, 2.22).
+(ops-math math/equal, math/greater).
 
 L0 Equal / Greater produce bool and are compared bit-exactly. Equal runs int16 / double on the CANN
 AI CPU kernel and complex on the TF AI CPU kernel; Greater runs everything outside float32, int32,

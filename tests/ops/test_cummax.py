@@ -1,4 +1,4 @@
-"""The AI CPU-only ops: aclnnCummax (spec/ops.md section 2.30b) and extra aclnnSearchSorted cases (2.30a).
+"""The AI CPU-only ops: aclnnCummax and extra aclnnSearchSorted cases.
 
 Emulates the ops-math L2 APIs on A2 (Ascend910B). Cummax runs as one AI CPU task
 (AicpuTaskSpace("Cummax"), attr ``dim``) between Contiguous / Cast(bool → uint8) and the
@@ -7,7 +7,7 @@ so both are checked bit-exactly (after the precision standard) against a float64
 PyTorch's cummax semantics: ties report the latest index, NaN propagates and each later NaN takes
 the index. The checks follow the code: a 0-d self is refused (the doc allows dim in [-1, 0]).
 
-SearchSorted with an empty input zero-fills ``out`` (ZerosLike), as the spec says.
+SearchSorted with an empty input zero-fills ``out`` (ZerosLike).
 """
 
 from __future__ import annotations

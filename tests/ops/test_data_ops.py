@@ -1,12 +1,12 @@
 """The data-movement ops: aclnnPermute, aclnnInplaceCopy, aclnnInplaceFillScalar, aclnnInplaceZero, aclnnCat.
 
-Emulates the ops-math L2 APIs of spec/ops.md sections 2.29a-e on A2 (Ascend910B): every supported
-dtype, the shapes of the case-generation rules (empty, one element, a size that is not a multiple of
-the 32-byte block, broadcast, non-contiguous views with explicit strides, 100 000 elements so every
-block works), the AI Core / AI CPU dispatch of their L0 kernels, and every documented status.
-Outputs are pure data movement (or C-style casts for InplaceCopy), so they are checked with the
-precision standard *and* bit for bit against a float64 numpy golden cast to the output dtype.
-A non-contiguous (strided) output or selfRef is written by the framework ViewCopy kernel.
+Emulates these five ops-math L2 APIs on A2 (Ascend910B): every supported dtype, the shapes of the
+case-generation rules (empty, one element, a size that is not a multiple of the 32-byte block,
+broadcast, non-contiguous views with explicit strides, 100 000 elements so every block works), the
+AI Core / AI CPU dispatch of their L0 kernels, and every documented status. Outputs are pure data
+movement (or C-style casts for InplaceCopy), so they are checked with the precision standard *and*
+bit for bit against a float64 numpy golden cast to the output dtype. A non-contiguous (strided)
+output or selfRef is written by the framework ViewCopy kernel.
 """
 
 from __future__ import annotations

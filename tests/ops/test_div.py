@@ -1,4 +1,4 @@
-"""aclnnDiv / aclnnDivs (+ Inplace) on the emulated Ascend910B (ops-math math/div, spec/ops.md 2.7, 2.8).
+"""aclnnDiv / aclnnDivs (+ Inplace) on the emulated Ascend910B (ops-math math/div).
 
 L0 RealDiv runs on AI Core for float32 / float16 / bfloat16 / bool / int32 (bool and int32 divide
 in float32) and the mixed float pairs, on AI CPU for double and complex. Integer inputs other than

@@ -1,4 +1,4 @@
-"""aclnnMm, aclnnMatmul and aclnnBatchMatMul end to end (spec/ops.md section 2.28) over MatMulV3 / BatchMatMulV3.
+"""aclnnMm, aclnnMatmul and aclnnBatchMatMul end to end over MatMulV3 / BatchMatMulV3.
 
 Every A2 dtype combination against a float64 numpy golden under the precision standard: sizes that
 are no multiple of the 128 x 256 base block, one element, a transposed view (passed as the dense

@@ -1,10 +1,9 @@
-"""aclnnMul / aclnnMuls (+ Inplace) on the emulated Ascend910B (ops-math math/mul, math/muls,
-spec/ops.md 2.5, 2.6).
+"""aclnnMul / aclnnMuls (+ Inplace) on the emulated Ascend910B (ops-math math/mul, math/muls).
 
 L0 Mul runs on AI Core except for int16 / double / complex128 (AI CPU); float16 / bfloat16 with
 float32 use the mixed kernel (float32 result). aclnnMuls computes in the A2 tensor-scalar dtype;
 a bfloat16 tensor times a double scalar runs the L0 Muls kernel and stays bfloat16. Fidelity note:
-the spec's rank <= 8 check is kept for Muls although the real A2 code has none.
+the documented rank <= 8 check is kept for Muls although the real A2 code has none.
 """
 
 from __future__ import annotations

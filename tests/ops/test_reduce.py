@@ -1,4 +1,4 @@
-"""aclnnReduceSum, aclnnMean and aclnnAmax end to end against float64 numpy goldens (spec/ops.md 2.23-2.25).
+"""aclnnReduceSum, aclnnMean and aclnnAmax end to end against float64 numpy goldens.
 
 Every A2 dtype of each op (the AI CPU ones included: ReduceSum int8 / int16 / uint8 / float64 /
 complex, ReduceMean on integers / float64 / complex, ReduceMax float64 / int16) over shapes that

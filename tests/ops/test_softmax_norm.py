@@ -1,4 +1,4 @@
-"""aclnnSoftmax, aclnnLayerNorm (+WithImplMode) and aclnnRmsNorm end to end (spec/ops.md 2.26, 2.27a, 2.27b).
+"""aclnnSoftmax, aclnnLayerNorm (+WithImplMode) and aclnnRmsNorm end to end.
 
 Every A2 dtype (combination) against a float64 numpy golden under the precision standard: Softmax
 over the last, a middle and the only axis, a strided input, 100 000 rows (every vector core) and a

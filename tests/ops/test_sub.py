@@ -1,6 +1,6 @@
 """aclnnSub / aclnnSubs (+ Inplace) and aclnnAdds' sibling paths on the emulated Ascend910B.
 
-Emulates ops-math math/sub (spec/ops.md 2.3, 2.4): L0 Sub on AI Core for float32 / float16 /
+Emulates ops-math math/sub: L0 Sub on AI Core for float32 / float16 /
 bfloat16 / int64 / int32 / int8 / uint8 / bool / complex64, on AI CPU for int16 / double /
 complex128. Fidelity notes: a bool Sub is xor ("a - b != 0"); alpha != 1 raises a floating compute
 dtype to float32 and then uses Axpy(-alpha); int32 with alpha != 1 runs Mul + Sub as the real A2
@@ -209,7 +209,7 @@ def test_subs_errors(stream: int) -> None:
     phase1 = aclnn.aclnnSubsGetWorkspaceSize
     for args in ((None, other, alpha, x), (x, None, alpha, x), (x, other, None, x), (x, other, alpha, None)):
         assert status(phase1, *args) == NULLPTR
-    # the spec's UT: int32 self, float scalar, int64 alpha, int32 out -> promote float32 cannot go to int32
+    # the real unit test's case: int32 self, float scalar, int64 alpha, int32 out -> promote float32 cannot go to int32
     assert status(phase1, x, scalar(1.5, D.DT_FLOAT), alpha, x) == INVALID
     u32 = to_device(np.zeros((2, 3), np.uint32), D.DT_UINT32).handle
     assert status(phase1, u32, other, alpha, u32) == INVALID

@@ -1,4 +1,4 @@
-"""The unary elementwise family on the simulated A2 NPU (spec/ops.md 2.9-2.19).
+"""The unary elementwise family on the simulated A2 NPU.
 
 Emulated CANN ops: aclnnAbs, aclnnNeg, aclnnExp, aclnnLog, aclnnSqrt, aclnnRsqrt (ops-math), aclnnRelu,
 aclnnSigmoid, aclnnGelu, aclnnSilu (ops-nn) and aclnnTanh, with their in-place variants. Every case runs
@@ -252,7 +252,7 @@ def test_inplace_empty(npu: int, api: str) -> None:
     assert run(npu, api, x.handle) == (0, [])
 
 
-# -- the L0 composition and AI Core / AI CPU dispatch (spec/ops.md 1.8) ---------------------------------------
+# -- the L0 composition and AI Core / AI CPU dispatch ---------------------------------------------------------
 COMPOSITION = [
     ("aclnnAbs", F32, F32, ["Abs"]),
     ("aclnnAbs", I8, I8, ["Abs(AI CPU)"]),
@@ -370,7 +370,8 @@ def test_silu_accepts_more_than_eight_dims(npu: int) -> None:
 
 
 def test_relu_uint8_out_of_place_is_a_copy(npu: int) -> None:
-    """The code accepts uint8 out-of-place (spec/ops.md 4): out is a bit-exact copy of self."""
+    """The code accepts uint8 out-of-place, which the documentation does not list: out is a bit-exact
+    copy of self."""
     x = make_input("aclnnRelu", U8, "strided")
     out = zeros(U8, x.shape)
     run(npu, "aclnnRelu", x.handle, out.handle)

@@ -1,10 +1,10 @@
 """Property: random malloc / free / memcpy sequences through the pyACL face never raise and keep exact books.
 
 Each example runs in its own emulated process. Sizes, policies, kinds and pointers are drawn
-from valid and invalid ranges; every call must return a status (spec/pyacl-runtime.md section 1
-rule 5), a double free is always 507899 (spec/runtime.md section 6.2), the statuses of memcpy
-follow the check order of section 7.1, copied bytes match a shadow model, and after every step
-the heap's ``used`` equals the sum of the live allocations' page charges.
+from valid and invalid ranges; every call must return a status (pyACL raises no exception for a
+runtime failure), a double free is always 507899, the statuses of memcpy follow the runtime's
+check order for copies, copied bytes match a shadow model, and after every step the heap's
+``used`` equals the sum of the live allocations' page charges.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def _run_malloc(model: Model, device: SimulatedNpu, size: int, policy: int, alig
     assert ptr != 0
     assert ptr % 64 == 0
     assert ptr not in model.live
-    padded = not align32 and policy & 0xFF not in HUGE1G_POLICIES  # spec/runtime.md 6.1: no pad for these
+    padded = not align32 and policy & 0xFF not in HUGE1G_POLICIES  # no pad for these
     alloc_size = (size + 31) // 32 * 32 + (PAD if padded else 0)
     info = device.allocation(ptr)
     assert info is not None

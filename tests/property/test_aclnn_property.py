@@ -4,8 +4,8 @@ Each example runs in its own emulated process (not strict). Arguments are drawn 
 invalid ranges — null handles and arrays, counts that disagree with the arrays, destroyed handles,
 odd dtype and format integers — but always of the right Python type, so the only exception the
 face may raise (TypeError) never applies. After every step the registry's live count, per kind,
-equals what a shadow model says was created minus destroyed (lists destroy their members,
-spec/aclnn-api.md section 5.3), and every status is one the spec allows for that call.
+equals what a shadow model says was created minus destroyed (lists destroy their members),
+and every status is one the real library can return for that call.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def count_for(values: list[Any] | None, delta: int | str) -> int:
 
 
 def fits(values: list[Any] | None, count: int) -> bool:
-    """Whether a (values, count) pair is one the spec fully defines: null, or count within the array."""
+    """Whether a (values, count) pair is one whose behaviour is fully defined: null, or count within the array."""
     return values is None or 0 <= count <= len(values)
 
 
@@ -171,7 +171,7 @@ CLASSES = {
 
 
 def create(model: Model, op: tuple[Any, ...]) -> None:
-    """Run one creator; check nullptr where the spec requires it and non-null where it guarantees it."""
+    """Run one creator; check nullptr where the real library returns it and non-null where it guarantees an object."""
     kind = op[0]
     if kind == "tensor":
         _, view, view_delta, dtype, stride, offset, fmt, storage, storage_delta, addr = op

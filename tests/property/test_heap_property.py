@@ -1,4 +1,4 @@
-"""Stateful property test of the simulated HBM through SimulatedNpu (spec/runtime.md 6.1, 6.2, 7.2).
+"""Stateful property test of the simulated HBM through SimulatedNpu.
 
 Random interleavings of malloc (any policy, 1 B .. 3 MiB), free, double free, interior free and
 synchronous H2D / D2H copies of random sub-ranges are checked against an independent model:
@@ -29,7 +29,7 @@ SIZES = st.one_of(
 
 
 def expected_allocation(size: int, policy: int, free: int, pad: int) -> tuple[int, PageKind | None, int]:
-    """The model: (alloc_size, page kind, charge) per runtime.md 6.1; kind None means out of memory."""
+    """The model: (alloc_size, page kind, charge) per aclrtMalloc's sizing rules; kind None means out of memory."""
     base = policy & 0xFF
     giant = base in (6, 7)
     alloc_size = (size + 31) // 32 * 32 + (0 if giant else pad)

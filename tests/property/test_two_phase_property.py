@@ -1,5 +1,5 @@
 """Property: random two-phase binary calls (Add, Sub, Mul, Div) never raise, fail only with the
-statuses spec/ops.md allows, compute the right values when they succeed, and leave nothing alive.
+statuses the real ops can return, compute the right values when they succeed, and leave nothing alive.
 
 Each example is a fresh emulated process: random shapes (equal, broadcastable or not), dtypes
 (supported and not), alpha dtypes, null arguments, a non-contiguous (transposed) self, an out whose

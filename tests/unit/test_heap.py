@@ -1,4 +1,4 @@
-"""The simulated HBM (device/simulated/heap.py) against spec/runtime.md section 6.1 and 6.2."""
+"""The simulated HBM (device/simulated/heap.py) against aclrtMalloc's and aclrtFree's rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The runtime's sizing rules (device/memory_rules.py) against spec/runtime.md sections 6.1 and 6.3.
+"""The runtime's sizing rules (device/memory_rules.py) for aclrtMalloc and aclrtMallocHost.
 
 These are facts of aclrtMalloc and the driver, shared by every backend; test_heap.py checks the
 simulator applies them to a finite capacity, test_device_protocol.py that both backends report them.
@@ -20,7 +20,7 @@ from emulator.device.interface import GiB, KiB, MemPolicy, MiB, PageKind
     ],
 )
 def test_rounded_size_is_align_up_32_plus_pad(size: int, padding: int, expected: int) -> None:
-    """The spec's examples: ALIGN_UP(size, 32) + pad, for pad 32 (910B), 0 (950) and 16 (035)."""
+    """Worked examples: ALIGN_UP(size, 32) + pad, for pad 32 (910B), 0 (950) and 16 (035)."""
     assert rules.rounded_size(size, padding) == expected
 
 
@@ -67,7 +67,7 @@ def test_page_preference_follows_the_driver(alloc_size: int, policy: int, expect
         (4 * KiB + 32, PageKind.NORMAL, 8 * KiB),
         (MiB + 32, PageKind.HUGE, 2 * MiB),
         (64, PageKind.HUGE, 2 * MiB),
-        (1900 * MiB, PageKind.GIANT, 2 * GiB),  # the spec's "a 1.9 GiB HUGE1G request consumes 2 GiB"
+        (1900 * MiB, PageKind.GIANT, 2 * GiB),  # a 1.9 GiB HUGE1G request consumes 2 GiB
     ],
 )
 def test_charge_is_whole_pages(alloc_size: int, kind: PageKind, expected: int) -> None:

@@ -8,6 +8,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 import emulator
 
 REPO = Path(__file__).resolve().parents[2]
@@ -91,3 +93,18 @@ def test_user_modules_named_device_kernels_configs_shadow_nothing(tmp_path: Path
 def test_emulator_package_is_the_repository_one() -> None:
     """The tests run against this checkout's emulator (an editable install), not a stale copy."""
     assert Path(emulator.__file__).resolve().parent == REPO / "emulator"
+
+
+CANONICAL = REPO.parent / "shared" / "examples" / "lifecycle_add.py"
+
+
+@pytest.mark.skipif(not CANONICAL.exists(), reason="the steering checkout is not beside this one")
+def test_canonical_lifecycle_script_runs_as_written(tmp_path: Path) -> None:
+    """The steering checkout's canonical two-phase Add script runs unmodified and prints x + 2 * y."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ASCEND_", "OPBASE_EMU_"))}
+    env["HOME"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(CANONICAL)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[[1.", "2.", "3.", "4.]", "[5.", "6.", "7.", "8.]]"]

@@ -219,7 +219,7 @@ def test_op_file_needs_a_non_empty_string(tmp_path: Path) -> None:
 
 # -- binary-config search ---------------------------------------------------------------------
 def test_candidate_config_names_follow_both_rules_and_op_file() -> None:
-    """New rule, old rule, then <opFile>.json, without repeats (spec §5.2 table)."""
+    """New rule, old rule, then <opFile>.json, without repeats."""
     assert candidate_config_names("Add", "add") == ["add.json"]
     assert candidate_config_names("MatMulV2", None) == ["mat_mul_v_2.json", "mat_mul_v2.json"]
     assert candidate_config_names("Conv2DBackpropInput", None) == [
@@ -431,7 +431,7 @@ def test_shipped_310p_package_has_no_bfloat16() -> None:
     assert all(entry.inputs[0].dtype != "bfloat16" for entry in opp.binary_config("Add").config.bin_list)
 
 
-# -- the real opbase mock packages -------------------------------------------------------------
+# -- the real opbase mock packages (from the steering checkout beside this one, when present) ---
 def _mock(sub: str) -> Path:
     if not (MOCK / sub).is_dir():
         pytest.skip("the real opbase mock packages are not present")
@@ -439,7 +439,7 @@ def _mock(sub: str) -> Path:
 
 
 def test_real_mock_merge_priority() -> None:
-    """merge_priority gives from_custom_opp with the custom path and from_vendor without it (§4.1)."""
+    """merge_priority gives from_custom_opp with the custom path and from_vendor without it."""
     tree = _mock("merge_priority")
     with_custom = Settings(opp_path=tree / "opp", custom_opp_paths=(str(tree / "custom_opp"),))
     assert LoadAllOppPackage(with_custom, "Ascend910A").op_file("AvgPool2D") == "from_custom_opp"

@@ -1,4 +1,4 @@
-"""SoC profiles (device/soc.py, configs/socs/*.json) against spec/runtime.md sections 4, 5 and 8."""
+"""SoC profiles (device/soc.py, configs/socs/*.json) against the real parts' stream, event and platform-ini figures."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from emulator.device.soc import DEFAULT_SOC, SocProfile, available_socs, load_so
 
 SOCS_DIR = Path(__file__).resolve().parents[2] / "configs" / "socs"
 
-# runtime.md section 8: soc_version, short, NpuArch, AIC version, AI core (= cube), vector, AI CPU,
+# The platform-ini figures per part: soc_version, short, NpuArch, AIC version, AI core (= cube), vector, AI CPU,
 # HBM bytes, L2, UB, L1, L0A, L0B, L0C, cube MHz, pad.
 SECTION_8 = {
     "Ascend910B1": (
@@ -64,7 +64,7 @@ def test_every_shipped_profile_loads(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(SECTION_8))
 def test_section_8_numbers(name: str) -> None:
-    """The profile carries the platform-ini numbers of runtime.md section 8 for its part."""
+    """The profile carries the platform-ini numbers of its part."""
     (short, arch, aic, cores, vector, aicpu, hbm, l2, ub, l1, l0a, l0b, l0c, mhz, pad) = SECTION_8[name]
     soc = load_soc(name)
     assert soc.soc_version == name
@@ -98,7 +98,7 @@ def test_section_8_numbers(name: str) -> None:
 def test_stream_event_limits_and_task_timeouts(
     name: str, streams: int, events: int, aicore_s: int, aicpu_s: int
 ) -> None:
-    """Stream/event limits (sections 4.1, 5) and default task timeouts (section 4.3) per part."""
+    """Stream/event limits and default task timeouts per part."""
     soc = load_soc(name)
     assert (soc.max_streams, soc.max_events) == (streams, events)
     assert (soc.aicore_timeout_s, soc.aicpu_timeout_s) == (aicore_s, aicpu_s)
@@ -109,7 +109,7 @@ def test_stream_event_limits_and_task_timeouts(
     [("Ascend910B2", True), ("Ascend910B4", True), ("Ascend310P3", False), ("Ascend950PR_9599", False)],
 )
 def test_gigabyte_pages_only_on_a2_a3(name: str, huge1g: bool) -> None:
-    """1 GiB page policies are an A2/A3 feature (runtime.md section 6.1)."""
+    """1 GiB page policies are an A2/A3 feature."""
     assert load_soc(name).huge1g_pages is huge1g
 
 

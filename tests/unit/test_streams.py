@@ -1,7 +1,7 @@
 """Streams, events and kernels of the simulated NPU (device/simulated/streams.py, npu.py).
 
-Checked against spec/runtime.md sections 4, 5 and 7 and DESIGN.md "Streams are asynchronous,
-deterministically": queued work runs only when something needs it, in order per stream.
+Streams are asynchronous but deterministic: queued work runs only when something needs it, in
+order per stream.
 """
 
 from __future__ import annotations
