@@ -29,11 +29,6 @@ log = structlog.get_logger(logger_name="emulator.acl")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def is_int(value: object) -> bool:
-    """An integer argument as the C types take it (int or numpy integer, never bool)."""
-    return is_integer(value)
-
-
 def record_failure(c_name: str, exc: StatusError, *, aclnn: bool = False) -> int:
     """Record a StatusError the way the real call would (message, last error, log line)."""
     proc = process.current()

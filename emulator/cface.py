@@ -39,9 +39,6 @@ def aclnn_api(c_name: str) -> Callable[[F], F]:
     return c_api(lookup(c_name))
 
 
-aclnn_creator = aclnn_api
-
-
 def live(obj: H, api: str) -> H:
     """Report a use of a destroyed object (undefined in C) and hand the object back unchanged."""
     if not obj.alive:

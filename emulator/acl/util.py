@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from emulator import process
-from emulator.boundary import is_int
+from emulator.capi.types import is_integer
 from emulator.device.interface import AddressKind
 
 # numpy C type numbers pyACL accepts for ptr_to_numpy
@@ -59,7 +59,7 @@ def numpy_contiguous_to_ptr(arr: np.ndarray) -> tuple[int, np.ndarray]:
 
 def ptr_to_numpy(ptr: int, shape: tuple[int, ...], npy_type: int) -> np.ndarray:
     """A writable array viewing host memory at ``ptr`` (no copy)."""
-    if not is_int(ptr) or not isinstance(shape, tuple) or not is_int(npy_type):
+    if not is_integer(ptr) or not isinstance(shape, tuple) or not is_integer(npy_type):
         raise _parse_failed("ptr_to_numpy")
     if npy_type not in NPY_TYPES:
         raise ValueError(f"acl.util.ptr_to_numpy: unsupported numpy type number {npy_type}")
@@ -82,7 +82,7 @@ def bytes_to_ptr(data: bytes) -> int:
 
 def ptr_to_bytes(ptr: int, size: int) -> bytes:
     """A new bytes object with ``size`` bytes of host memory at ``ptr``."""
-    if not is_int(ptr) or not is_int(size):
+    if not is_integer(ptr) or not is_integer(size):
         raise _parse_failed("ptr_to_bytes")
     kind, _ = process.current().runtime.classify(ptr)
     if kind is AddressKind.DEVICE:

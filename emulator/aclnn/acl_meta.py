@@ -28,7 +28,6 @@ from emulator.cface import (
     Scalars,
     Tensors,
     aclnn_api,
-    aclnn_creator,
     address,
     live,
 )
@@ -87,7 +86,7 @@ def _register(obj: Handle) -> Handle:
 
 
 # -- creation -----------------------------------------------------------------------------------
-@aclnn_creator("aclCreateTensor")
+@aclnn_api("aclCreateTensor")
 def aclCreateTensor(
     viewDims: Dims,
     viewDimsNum: int,
@@ -154,7 +153,7 @@ def _scalar_bytes(value: object, dataType: int, need: int) -> bytes | None:
     return raw[:need]
 
 
-@aclnn_creator("aclCreateScalar")
+@aclnn_api("aclCreateScalar")
 def aclCreateScalar(value: object, dataType: int) -> aclScalar | None:
     """aclScalar* aclCreateScalar(void* value, aclDataType dataType)
 
@@ -185,7 +184,7 @@ def _array_values(value: object, size: int, api: str, convert: Callable[[Any], o
     return tuple(convert(v) for v in seq[:size])
 
 
-@aclnn_creator("aclCreateIntArray")
+@aclnn_api("aclCreateIntArray")
 def aclCreateIntArray(value: Dims, size: int) -> aclIntArray | None:
     """aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size): null or 0 gives an empty array."""
     values = _array_values(value, size, "aclCreateIntArray", operator.index)
@@ -196,14 +195,14 @@ def _float32(value: Any) -> float:
     return float(np.float32(value))
 
 
-@aclnn_creator("aclCreateFloatArray")
+@aclnn_api("aclCreateFloatArray")
 def aclCreateFloatArray(value: Floats, size: int) -> aclFloatArray | None:
     """aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size): values become float32."""
     values = _array_values(value, size, "aclCreateFloatArray", _float32)
     return None if values is None else _register(aclFloatArray(values))  # type: ignore[return-value]
 
 
-@aclnn_creator("aclCreateBoolArray")
+@aclnn_api("aclCreateBoolArray")
 def aclCreateBoolArray(value: Bools, size: int) -> aclBoolArray | None:
     """aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size)"""
     values = _array_values(value, size, "aclCreateBoolArray", bool)
@@ -223,7 +222,7 @@ def _adopt(container: aclTensorList | aclScalarList, api: str) -> None:
             res.owner = (container.kind, container.key)
 
 
-@aclnn_creator("aclCreateTensorList")
+@aclnn_api("aclCreateTensorList")
 def aclCreateTensorList(value: Tensors, size: int) -> aclTensorList | None:
     """aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
 
@@ -238,7 +237,7 @@ def aclCreateTensorList(value: Tensors, size: int) -> aclTensorList | None:
     return tensors
 
 
-@aclnn_creator("aclCreateScalarList")
+@aclnn_api("aclCreateScalarList")
 def aclCreateScalarList(value: Scalars, size: int) -> aclScalarList | None:
     """aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)"""
     values = _array_values(value, size, "aclCreateScalarList", lambda s: s)
