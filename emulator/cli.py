@@ -117,6 +117,36 @@ def cmd_config_check(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def cmd_sdk(args: argparse.Namespace) -> int:
+    from emulator.sdk.build import SdkError, build
+
+    try:
+        sdk = build(Path(args.prefix) if args.prefix else None, force=args.force)
+    except SdkError as exc:
+        print(f"opbase-emu sdk: {exc}", file=sys.stderr)
+        return 1
+    print(sdk.prefix)
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Run a native program against the SDK (built on first use) with its environment set."""
+    import subprocess
+
+    from emulator.sdk.build import SdkError, build
+
+    try:
+        sdk = build()
+    except SdkError as exc:
+        print(f"opbase-emu run: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return subprocess.run([args.program, *args.args], env=sdk.environment()).returncode
+    except OSError as exc:
+        print(f"opbase-emu run: cannot run {args.program}: {exc.strerror}", file=sys.stderr)
+        return 127
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="opbase-emu", description="CANN opbase / ACL runtime emulator")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -129,6 +159,11 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--progress", action="store_true", help="print a call counter while the script runs")
     leaks = commands.add_parser("leaks", help="run a script and report what it left alive (exit 23 if anything)")
     leaks.add_argument("script")
+    sdk = commands.add_parser("sdk", help="write the C/C++ SDK (headers, libraries, set_env.sh) and print its path")
+    sdk.add_argument("--prefix", help="where to write it (default: a per-user cache keyed on version and table)")
+    sdk.add_argument("--force", action="store_true", help="rebuild even when the tree is current")
+    run = commands.add_parser("run", help="run a program in the SDK's environment (no set_env.sh needed)")
+    run.add_argument("program")
     config = commands.add_parser("config", help="configuration tools")
     config_commands = config.add_subparsers(dest="config_command", required=True)
     check = config_commands.add_parser("check", help="validate an acl.json and say what it decides")
@@ -138,7 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args, rest = build_parser().parse_known_args(argv)
-    if rest and args.command not in ("trace", "leaks"):
+    if rest and args.command not in ("trace", "leaks", "run"):
         build_parser().error(f"unrecognized arguments: {' '.join(rest)}")
     args.args = rest  # the script's own arguments (options the tool does not know go to the script)
     configure_logging(Settings.from_env())  # lines logged before the first emulated process starts
@@ -151,6 +186,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_leaks(args)
     if args.command == "config":
         return cmd_config_check(args)
+    if args.command == "sdk":
+        return cmd_sdk(args)
+    if args.command == "run":
+        return cmd_run(args)
     return 2
 
 

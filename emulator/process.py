@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from emulator import plog
+from emulator.capi.handles import HandleTable
 from emulator.config import AclConfig, Settings
 from emulator.diagnostics import Diagnostics
 from emulator.engine.context import OpContext
@@ -49,6 +50,7 @@ class EmulatedProcess:
         self.runtime = Runtime(self.settings, self.registry)
         self.lock = threading.RLock()
         self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
+        self.c_handles = HandleTable()  # the addresses the C layer hands out for Python objects
         self.diagnostics = Diagnostics(strict=self.settings.strict)
         self.aclnn = AclnnState(
             self.settings,

@@ -1,0 +1,55 @@
+"""What a C program holds for a Python object: an opaque address, never reused.
+
+The C layer hands out one address per parameter object, executor or other handle and maps it
+back on every call. Addresses grow monotonically from a base that looks like a heap pointer and
+are never reused, so a destroyed handle passed again still reaches its (dead) object and is
+diagnosed as a use after destroy — never mistaken for a newer object at the same address. The
+table belongs to one emulated process.
+"""
+
+from __future__ import annotations
+
+import threading
+
+BASE = 0x5A00_0000_0000
+STEP = 0x40
+
+
+class UnknownHandle(LookupError):
+    """An address the C layer never handed out: a wild pointer (the real library would crash)."""
+
+
+class HandleTable:
+    """Object <-> address, for the life of the emulated process."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[int, object] = {}
+        self._by_id: dict[int, int] = {}
+        self._next = BASE
+        self._lock = threading.Lock()
+        self.strings: dict[int, object] = {}  # per thread: the buffer a returned const char * points at
+
+    def address(self, obj: object | None) -> int:
+        """The address of ``obj`` (0 for None), assigned on first sight."""
+        if obj is None:
+            return 0
+        with self._lock:
+            key = self._by_id.get(id(obj))
+            if key is None or self._by_key.get(key) is not obj:
+                key = self._next
+                self._next += STEP
+                self._by_key[key] = obj
+                self._by_id[id(obj)] = key
+            return key
+
+    def get(self, key: int) -> object | None:
+        """The object at ``key`` (None for nullptr); raises UnknownHandle for an address never handed out."""
+        if key == 0:
+            return None
+        try:
+            return self._by_key[key]
+        except KeyError:
+            raise UnknownHandle(f"{key:#x} is not a handle this process handed out") from None
+
+    def __len__(self) -> int:
+        return len(self._by_key)

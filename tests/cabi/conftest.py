@@ -1,0 +1,51 @@
+"""The C layer's tests: the SDK is built once per test session, into the session's temp folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from emulator.sdk.build import Sdk, SdkError, build
+
+HERE = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="session")
+def sdk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sdk]:
+    """The SDK tree (headers, libraries, set_env.sh); the tests skip with the reason when it cannot be built."""
+    if sys.platform != "linux":
+        pytest.skip("the SDK is Linux only")
+    if shutil.which("g++") is None or shutil.which("cc") is None:
+        pytest.skip("no C/C++ compiler on this machine: the SDK's libraries are built with it")
+    try:
+        yield build(tmp_path_factory.mktemp("sdk"))
+    except SdkError as exc:
+        pytest.skip(str(exc))
+
+
+def environment(sdk: Sdk, tmp: Path, **extra: str) -> dict[str, str]:
+    """The SDK's environment for a program, with its own HOME (plog files) and no inherited emulator switches."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("ASCEND_", "OPBASE_EMU_"))}
+    env = sdk.environment(base)
+    env["HOME"] = str(tmp)
+    env.update(extra)
+    return env
+
+
+def compile_program(sdk: Sdk, source: Path, out: Path, *libraries: str, cxx: bool = True) -> Path:
+    """The official examples' build line: -I include -I include/aclnn -L lib64 -l…"""
+    compiler = "g++" if cxx else "cc"
+    flags = [f"-I{sdk.include}", f"-I{sdk.include / 'aclnn'}", f"-L{sdk.lib64}", *(f"-l{lib}" for lib in libraries)]
+    done = subprocess.run([compiler, str(source), *flags, "-o", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def run(program: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(program), *args], env=env, capture_output=True, text=True, timeout=120)
