@@ -66,6 +66,7 @@ static void opbase_emu_start(void) {
         PyConfig config;
         PyConfig_InitPythonConfig(&config);
         config.install_signal_handlers = 0; /* the program's signals stay the program's */
+        config.site_import = 0; /* only the site directories the SDK names (OPBASE_EMU_PYTHONPATH) */
         PyStatus status = Py_InitializeFromConfig(&config);
         PyConfig_Clear(&config);
         if (PyStatus_Exception(status) || !Py_IsInitialized()) {
