@@ -2,7 +2,8 @@
 summary prints ratios to it.
 
 Timings are never asserted; the ratio table at the end of ``pytest benchmarks`` is what the
-closing notes of issues quote.
+closing notes of issues quote. benchmarks/test_bench_sdk.py times its C side inside the C program
+and records C against Python in ``extra_info``; a second section prints those ratios.
 """
 
 from __future__ import annotations
@@ -46,3 +47,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
         for name, median in rows:
             ratio = f"{median / baseline:6.2f}x" if baseline else "   n/a"
             terminalreporter.write_line(f"{group:<28} {name:<48} {median * 1e6:12.2f} us  {ratio}")
+    sdk = [(bench.group, bench.extra_info) for bench in session.benchmarks if "c_over_python" in bench.extra_info]
+    if sdk:  # benchmarks/test_bench_sdk.py: the C program's own timing against the Python side's
+        terminalreporter.section("C SDK: the C program against the same work from Python (median)")
+        for group, info in sdk:
+            c, python = _time(info["c_us"]), _time(info["python_us"])
+            ratio, goal = info["c_over_python"], info["goal"]
+            terminalreporter.write_line(f"{group:<40} C {c}  Python {python}  {ratio:6.2f}x  goal <= {goal}x")
+
+
+def _time(us: float) -> str:
+    return f"{us / 1000:10.2f} ms" if us >= 10_000 else f"{us:10.2f} us"

@@ -74,12 +74,16 @@ class Forward:
         self.face = face
         self.pyacl = pyacl
         self.failure = 0 if proto.ret.kind in ("handle", "str") else int(proto.failure or 0)
+        # Worked out once, not per call (Proto's inputs/outputs build new tuples on every read).
+        self.names = tuple(p.name for p in proto.params)
+        self.inputs = proto.inputs
+        self.outputs = tuple((p, _ctype(p)) for p in proto.outputs)
+        self.kind = proto.ret.kind
 
     def __call__(self, args: Sequence[Any]) -> int:
-        proc = process.current()
-        handles = proc.c_handles
-        named = {p.name: a for p, a in zip(self.proto.params, args, strict=True)}
-        inputs = [self._input(p, named, handles) for p in self.proto.inputs]
+        handles = process.current().c_handles
+        named = dict(zip(self.names, args, strict=True))
+        inputs = [self._input(p, named, handles) for p in self.inputs]
         result = self.face(*inputs)
         return self._output(result, named, handles)
 
@@ -114,21 +118,20 @@ class Forward:
 
     # -- results ----------------------------------------------------------------------------
     def _output(self, result: Any, named: dict[str, Any], handles: HandleTable) -> int:
-        kind = self.proto.ret.kind
+        kind = self.kind
         if kind == "handle":
             return handles.address(result)
         if kind == "str":
             return _c_string(handles, result)
-        outputs = self.proto.outputs
-        if not outputs:
+        if not self.outputs:
             return int(result)
         *values, status = result
         if int(status) == 0:
-            for param, value in zip(outputs, values, strict=True):
-                self._write(param, value, named, handles)
+            for (param, ctype), value in zip(self.outputs, values, strict=True):
+                self._write(param, ctype, value, named, handles)
         return int(status)
 
-    def _write(self, param: Param, value: Any, named: dict[str, Any], handles: HandleTable) -> None:
+    def _write(self, param: Param, ctype: Any, value: Any, named: dict[str, Any], handles: HandleTable) -> None:
         address = named[param.name]
         if param.ctype.kind == "handle":
             ctypes.c_void_p.from_address(address).value = handles.address(value) or None
@@ -141,7 +144,6 @@ class Forward:
             if param.count:
                 ctypes.c_uint64.from_address(named[param.count]).value = len(items)
             return
-        ctype = _ctype(param)
         if ctype is ctypes.c_void_p:
             ctypes.c_void_p.from_address(address).value = int(value) or None
         else:
