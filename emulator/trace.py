@@ -3,7 +3,8 @@
 One event stream drives three views: a readable text timeline, Chrome Trace Event JSON (open in
 Perfetto or chrome://tracing) with lanes like msprof's — API calls per host thread, tasks per
 stream, a device-memory counter — and a small SVG picture of the same lanes. Tracing is off unless
-``start_trace`` is called (``opbase-emu trace SCRIPT`` does); when off it costs one attribute read
+``start_trace`` is called (``opbase-emu trace SCRIPT`` does, and a process started with
+``OPBASE_EMU_TRACE=path`` does from its start and writes the JSON at exit); when off it costs one attribute read
 per C-named call.
 """
 
@@ -212,3 +213,25 @@ def stop_trace(proc: EmulatedProcess | None = None) -> Tracer | None:
         if tracer.resource in proc.registry.listeners:
             proc.registry.listeners.remove(tracer.resource)
     return tracer
+
+
+def summary(tracer: Tracer, output: object) -> str:
+    calls = sum(1 for e in tracer.events if e.kind == "api")
+    tasks = sum(1 for e in tracer.events if e.kind == "task")
+    return f"opbase-emu trace: {calls} calls, {tasks} device tasks -> {output} (open in Perfetto)"
+
+
+def exit_write(proc: EmulatedProcess) -> None:
+    """The OPBASE_EMU_TRACE=path hook: at exit, write the process's trace (and the text and SVG views asked for)."""
+    import sys
+
+    tracer = stop_trace(proc)
+    settings = proc.settings
+    if tracer is None or settings.trace_path is None:
+        return
+    tracer.write_chrome(str(settings.trace_path))
+    if settings.trace_text is not None:
+        settings.trace_text.write_text(tracer.text() + "\n")
+    if settings.trace_svg is not None:
+        settings.trace_svg.write_text(tracer.svg())
+    print(summary(tracer, settings.trace_path), file=sys.stderr)
