@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -99,3 +100,19 @@ def test_opbase_emu_trace_switch_traces_a_program_run_directly(sdk: Sdk, tmp_pat
     assert done.returncode == 0, done.stderr
     names = {e["name"] for e in json.loads(output.read_text())["traceEvents"]}
     assert "aclnnAdd" in names and "aclrtMemcpy" in names
+
+
+def test_the_guide_cmake_project_builds_and_runs(sdk: Sdk, tmp_path: Path) -> None:
+    """docs/c_sdk.md's CMakeLists.txt, as written, builds the Add sample against the SDK's environment."""
+    if shutil.which("cmake") is None:
+        pytest.skip("no cmake on this machine")
+    guide = (HERE.parents[1] / "docs" / "c_sdk.md").read_text()
+    (tmp_path / "CMakeLists.txt").write_text(guide.split("```cmake\n", 1)[1].split("```", 1)[0])
+    shutil.copyfile(HERE / "add_sample.cpp", tmp_path / "test_aclnn_add.cpp")
+    env = environment(sdk, tmp_path)
+    for command in (["cmake", "-S", ".", "-B", "build"], ["cmake", "--build", "build"]):
+        done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+    done = subprocess.run([str(tmp_path / "build" / "test_aclnn_add")], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "result[0] is: 1.2"
