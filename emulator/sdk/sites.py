@@ -5,17 +5,21 @@ call — and the bridge wraps it in a ``NativeSite`` for the duration of the cal
 ``tracking.capture_site`` hands out instead of walking Python frames. Capturing costs one small
 object; naming happens only when a report reads the site: ``dladdr`` gives the module (program or
 shared library) and its load address, ``addr2line`` the file:line when the module has debug info
-(``-g``), else the site is the function and offset (``main+0x2c``) or the module and offset.
+(``-g``), else the site is the function and offset (``main+0x2c``, from the module's symbol
+tables) or, in a stripped module, the offset in the module.
 Names are memoized per address, so a loop that creates a thousand tensors runs addr2line once.
 """
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import functools
 import re
 import shutil
+import struct
 import subprocess
+from pathlib import Path
 
 from emulator.tracking import Frame, Site
 
@@ -78,6 +82,44 @@ def _addr2line(module: str, address: int) -> tuple[str, str, int] | None:
     return lines[0].strip(), file, int(line) if line.isdigit() else 0
 
 
+SHT_SYMTAB, SHT_DYNSYM, STT_FUNC = 2, 11, 2
+
+
+@functools.cache
+def _functions(module: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, size, name) of the functions in a 64-bit little-endian ELF module's symbol tables."""
+    try:
+        data = Path(module).read_bytes()
+    except OSError:
+        return ()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return ()
+    (shoff,) = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    found: dict[int, tuple[int, int, str]] = {}
+    for _name, kind, _flags, _addr, offset, size, link, _info, _align, entsize in sections:
+        if kind not in (SHT_SYMTAB, SHT_DYNSYM) or not entsize or link >= len(sections):
+            continue
+        strings = sections[link][4]
+        for at in range(offset, offset + size, entsize):
+            name_at, info, _other, _index, value, length = struct.unpack_from("<IBBHQQ", data, at)
+            if info & 0xF == STT_FUNC and value and value not in found:
+                end = data.index(b"\0", strings + name_at)
+                found[value] = (value, length, data[strings + name_at : end].decode(errors="replace"))
+    return tuple(sorted(found.values()))
+
+
+def _function_at(module: str, address: int) -> tuple[str, int] | None:
+    """The function of ``module`` (by its symbol tables) holding link-time ``address``, and the offset in it."""
+    functions = _functions(module)
+    index = bisect.bisect_right(functions, (address, 1 << 64, "")) - 1
+    if index < 0:
+        return None
+    start, length, name = functions[index]
+    return (name, address - start) if address < start + max(length, 1) else None
+
+
 @functools.cache
 def resolve(address: int) -> NativeFrame:
     """The frame of the call whose return address is ``address``."""
@@ -91,12 +133,14 @@ def resolve(address: int) -> NativeFrame:
     found = _addr2line(module, call)
     if found is not None and found[1] not in ("", "??") and found[2] > 0:
         return NativeFrame(found[1], found[2], found[0])
-    if info.dli_sname:
+    function = _function_at(module, call + 1)
+    if function is not None:
+        demangled = found[0] if found is not None and found[0] not in ("", "??") else function[0]
+        name = f"{demangled}+{function[1]:#x}"
+    elif info.dli_sname:
         name = f"{info.dli_sname.decode(errors='replace')}+{address - (info.dli_saddr or 0):#x}"
-    elif found is not None and found[0] not in ("", "??"):
-        name = f"{found[0]}, +{offset:#x}"  # a function dladdr cannot see (not exported), with the module offset
     else:
-        name = f"+{offset:#x}"
+        name = f"+{offset:#x}"  # a stripped module: the offset in it
     return NativeFrame(module, 0, name)
 
 

@@ -84,10 +84,21 @@ def test_double_destroy_names_the_c_lines(sdk: Sdk, leak_c: Path, tmp_path: Path
 def test_without_debug_info_the_site_is_function_and_offset(sdk: Sdk, leak_c: Path, tmp_path: Path) -> None:
     """No -g: the report names the program, the calling function and an offset (make, for the tensor)."""
     program = build(sdk, leak_c)
+    done = run(program, environment(sdk, tmp_path, OPBASE_EMU_LEAK_CHECK="1", ASCEND_SLOG_PRINT_TO_STDOUT="1"))
+    assert done.returncode == 23, done.stderr
+    report = done.stderr[done.stderr.index("Direct leak of device memory 1024") :]
+    assert re.fullmatch(rf"    #0 {re.escape(str(program))}\(main\+0x[0-9a-f]+\)", report.splitlines()[1]), report
+    line = next(text for text in done.stdout.splitlines() if "double destroy" in text)
+    assert re.search(r"created=\S+\(make\+0x[0-9a-f]+\)", line), line  # the static helper that called aclCreateTensor
+
+
+def test_a_stripped_program_gets_the_offset_in_the_module(sdk: Sdk, leak_c: Path, tmp_path: Path) -> None:
+    """No symbols at all: the site is the program and the offset of the call in it, for addr2line later."""
+    program = build(sdk, leak_c, "-s")
     done = run(program, environment(sdk, tmp_path, OPBASE_EMU_LEAK_CHECK="1"))
     assert done.returncode == 23, done.stderr
     report = done.stderr[done.stderr.index("Direct leak of device memory 1024") :]
-    assert re.search(rf"#0 {re.escape(str(program))}\(main.*\+0x[0-9a-f]+\)", report.splitlines()[1]), report
+    assert re.fullmatch(rf"    #0 {re.escape(str(program))}\(\+0x[0-9a-f]+\)", report.splitlines()[1]), report
 
 
 def test_strict_mode_aborts_a_double_destroy_with_the_report(sdk: Sdk, leak_c: Path, tmp_path: Path) -> None:

@@ -73,6 +73,14 @@ def test_leaks_on_a_clean_native_program_exits_0(leaky: Path, cli_env: dict[str,
     assert "SUMMARY: opbase-emu: no leaks" in done.stderr
 
 
+def test_run_passes_arguments_and_the_exit_code(leaky: Path, cli_env: dict[str, str]) -> None:
+    """opbase-emu run: the SDK's environment for one run; the program's arguments and exit code pass through."""
+    done = opbase_emu({**cli_env, "OPBASE_EMU_LEAK_CHECK": "1"}, "run", str(leaky))
+    assert done.returncode == 23, done.stderr  # the leak check asked for by the caller's environment
+    done = opbase_emu({**cli_env, "OPBASE_EMU_LEAK_CHECK": "1"}, "run", str(leaky), "free")
+    assert done.returncode == 0, done.stderr
+
+
 def test_trace_on_a_native_program_writes_chrome_json(sdk: Sdk, tmp_path: Path, cli_env: dict[str, str]) -> None:
     """opbase-emu trace ./add -o trace.json: the C program's calls, device tasks, memory counter; the text view."""
     program = compile_program(sdk, HERE / "add_sample.cpp", tmp_path / "add", "opapi_math", "ascendcl", "nnopbase")
