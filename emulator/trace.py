@@ -67,9 +67,10 @@ class Tracer:
 
     def resource(self, what: str, res: Resource) -> None:
         size = f" {res.size} B" if res.size is not None else ""
+        # the site object itself: a C site is named (addr2line) when a view is written, not per event
         sign = "+" if what == "created" else "-"
         self._add(Event("resource", f"{sign} {res.kind}{size}", self.now_us(), thread=threading.get_native_id(),
-                        args={"key": hex(res.key), "site": str(res.site)}))  # fmt: skip
+                        args={"key": hex(res.key), "site": res.site}))  # fmt: skip
         if res.kind is ResourceKind.DEVICE_MEMORY:
             self._memory_counter()
 
@@ -126,8 +127,9 @@ class Tracer:
                 out.append({"name": ev.name, "ph": "C", "ts": ev.ts_us, "pid": DEVICE_PID_BASE + ev.device,
                             "args": ev.args})  # fmt: skip
             else:
+                args = {k: v if isinstance(v, str | int | float | None) else str(v) for k, v in ev.args.items()}
                 out.append({"name": ev.name, "ph": "i", "s": "t", "ts": ev.ts_us, "pid": HOST_PID, "tid": ev.thread,
-                            "cat": ev.kind, "args": ev.args})  # fmt: skip
+                            "cat": ev.kind, "args": args})  # fmt: skip
         return {"traceEvents": out, "displayTimeUnit": "ms", "otherData": {"tool": "opbase-emu"}}
 
     def text(self) -> str:

@@ -94,6 +94,9 @@ def test_trace_on_a_native_program_writes_chrome_json(sdk: Sdk, tmp_path: Path, 
         assert name in calls, name
     assert any(e.get("cat") == "task" for e in events), "no device task on a stream lane"
     assert any(e["ph"] == "C" and e["name"] == "device memory" for e in events)
+    sites = [e["args"]["site"] for e in events if e.get("cat") == "resource"]
+    assert sites and all(site.startswith(f"{program}(") for site in sites), sites[:3]  # the C callers, by function
+    assert any("CreateTensor" in site for site in sites), sites
     assert "aclnnAdd(" in text.read_text()
     stdout_values = [line for line in done.stdout.splitlines() if line.strip()]
     assert len(stdout_values) == 8  # the program's own output is untouched
