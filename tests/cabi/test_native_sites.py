@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,23 @@ def test_strict_mode_aborts_a_double_destroy_with_the_report(sdk: Sdk, leak_c: P
     assert f"(at {leak_c}:{line_of('SECOND')})" in report
     assert f"created at {leak_c}:{line_of('CREATE')}" in report
     assert f"destroyed at {leak_c}:{line_of('FIRST')}" in report
+
+
+def test_a_call_through_ctypes_keeps_the_python_site(sdk: Sdk) -> None:
+    """From Python through ctypes the caller is Python code: the site is this file's line, not libffi's."""
+    import ctypes
+
+    from emulator import acl, process
+    from emulator.tracking import ResourceKind
+
+    lib = ctypes.CDLL(str(sdk.lib64 / "libascendcl.so"))
+    assert acl.rt.set_device(0) == 0
+    ptr = ctypes.c_void_p()
+    assert lib.aclrtMalloc(ctypes.byref(ptr), ctypes.c_size_t(64), 0) == 0
+    line = sys._getframe().f_lineno - 1
+    res = process.current().registry.get(ResourceKind.DEVICE_MEMORY, ptr.value or 0)
+    try:
+        assert res is not None and str(res.site) == f"{__file__}:{line}"
+    finally:
+        assert acl.rt.free(ptr.value) == 0
+        assert acl.rt.reset_device(0) == 0
