@@ -4,6 +4,9 @@
 - ``trace SCRIPT -o trace.json`` runs a script with the lifecycle trace on and writes Chrome Trace
   Event JSON (Perfetto / chrome://tracing), optionally the text timeline and an SVG picture.
 - ``leaks SCRIPT`` runs a script and prints the leak report; exit 0 when clean, 23 when leaked.
+- Both take a native program built against the SDK (an ELF executable) in place of the script:
+  it runs in the SDK's environment with OPBASE_EMU_TRACE / OPBASE_EMU_LEAK_CHECK set, and its
+  emulated process writes the trace or prints the report (stderr) itself when it exits.
 - ``config check FILE`` validates an acl.json and says what aclInit and InitSystemConfig decide.
 """
 
@@ -13,6 +16,7 @@ import argparse
 import json
 import os
 import runpy
+import shutil
 import sys
 import threading
 import time
@@ -26,6 +30,7 @@ from emulator.engine.system import init_system_config
 from emulator.leaks import LEAK_EXIT_CODE, leak_report
 from emulator.plog import configure_logging
 from emulator.trace import start_trace, stop_trace
+from emulator.trace import summary as trace_summary
 
 
 def _run_script(script: str, script_args: Sequence[str]) -> int:
@@ -52,7 +57,52 @@ def _progress(stop: threading.Event) -> None:
             print(f"\r  ... {calls} calls traced", end="", file=sys.stderr, flush=True)
 
 
+def _native(program: str) -> str | None:
+    """The path of ``program`` when it is a native executable (ELF), not a Python script."""
+    path = program if os.sep in program or Path(program).is_file() else shutil.which(program)
+    try:
+        with open(path or program, "rb") as f:
+            return str(path or program) if f.read(4) == b"\x7fELF" else None
+    except OSError:
+        return None
+
+
+def _run_native(tool: str, program: str, program_args: Sequence[str], switches: dict[str, str]) -> int | None:
+    """Run a program built against the SDK in its environment plus ``switches``; None when it cannot run.
+
+    The program's emulated process does the tool's work itself (the leak report, the trace) at exit.
+    """
+    import subprocess
+
+    from emulator.sdk.build import SdkError, build
+
+    try:
+        sdk = build()
+    except SdkError as exc:
+        print(f"opbase-emu {tool}: {exc}", file=sys.stderr)
+        return None
+    try:
+        return subprocess.run([program, *program_args], env=sdk.environment() | switches).returncode
+    except OSError as exc:
+        print(f"opbase-emu {tool}: cannot run {program}: {exc.strerror}", file=sys.stderr)
+        return None
+
+
+def _signal_code(code: int) -> int:
+    """A shell's exit code for a child killed by a signal (-6 becomes 134)."""
+    return 128 - code if code < 0 else code
+
+
 def cmd_trace(args: argparse.Namespace) -> int:
+    native = _native(args.script)
+    if native is not None:
+        switches = {"OPBASE_EMU_TRACE": str(Path(args.output).resolve())}
+        if args.text:
+            switches["OPBASE_EMU_TRACE_TEXT"] = str(Path(args.text).resolve())
+        if args.svg:
+            switches["OPBASE_EMU_TRACE_SVG"] = str(Path(args.svg).resolve())
+        code = _run_native("trace", native, args.args, switches)
+        return 127 if code is None else _signal_code(code)
     tracer = start_trace()
     stop = threading.Event()
     if args.progress:
@@ -63,9 +113,7 @@ def cmd_trace(args: argparse.Namespace) -> int:
         stop.set()
         stop_trace()
     tracer.write_chrome(args.output)
-    calls = sum(1 for e in tracer.events if e.kind == "api")
-    tasks = sum(1 for e in tracer.events if e.kind == "task")
-    print(f"opbase-emu trace: {calls} calls, {tasks} device tasks -> {args.output} (open in Perfetto)", file=sys.stderr)
+    print(trace_summary(tracer, args.output), file=sys.stderr)
     if args.text:
         Path(args.text).write_text(tracer.text() + "\n")
     if args.svg:
@@ -75,6 +123,13 @@ def cmd_trace(args: argparse.Namespace) -> int:
 
 def cmd_leaks(args: argparse.Namespace) -> int:
     started = time.perf_counter()
+    native = _native(args.script)
+    if native is not None:  # the program's process prints the report on stderr and exits 23 on a leak
+        code = _run_native("leaks", native, args.args, {"OPBASE_EMU_LEAK_CHECK": "1"})
+        if code is None:
+            return 127
+        print(f"(program exit code {code}, {time.perf_counter() - started:.2f} s)", file=sys.stderr)
+        return LEAK_EXIT_CODE if code == LEAK_EXIT_CODE else 0 if code >= 0 else _signal_code(code)
     code = _run_script(args.script, args.args)
     report = leak_report(at_exit=True)  # the script has ended: a cache still alive means aclnnFinalize never ran
     print(report.render())
@@ -151,13 +206,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="opbase-emu", description="CANN opbase / ACL runtime emulator")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("demo", help="run the lifecycle on the simulated NPU and show what each step does")
-    trace = commands.add_parser("trace", help="run a script and write its lifecycle as a Chrome trace")
+    trace = commands.add_parser("trace", help="run a script or program and write its lifecycle as a Chrome trace")
     trace.add_argument("script")
     trace.add_argument("-o", "--output", default="trace.json")
     trace.add_argument("--text", help="also write the text timeline to this file")
     trace.add_argument("--svg", help="also write an SVG picture of the lanes to this file")
     trace.add_argument("--progress", action="store_true", help="print a call counter while the script runs")
-    leaks = commands.add_parser("leaks", help="run a script and report what it left alive (exit 23 if anything)")
+    leaks = commands.add_parser("leaks", help="run a script or program and report what it left alive (exit 23 if any)")
     leaks.add_argument("script")
     sdk = commands.add_parser("sdk", help="write the C/C++ SDK (headers, libraries, set_env.sh) and print its path")
     sdk.add_argument("--prefix", help="where to write it (default: a per-user cache keyed on version and table)")

@@ -79,6 +79,11 @@ class Settings(BaseModel):
     tracking: bool = True  # the live-resource registry (creation sites, leak reports)
     leak_check_at_exit: bool = False  # OPBASE_EMU_LEAK_CHECK=1: report leaks when the process exits
     suppressions: Path | None = None  # OPBASE_EMU_LEAK_SUPPRESSIONS: a file of leak patterns
+    # OPBASE_EMU_TRACE=path: trace the process from its start and write the Chrome JSON there at exit
+    # (OPBASE_EMU_TRACE_TEXT / OPBASE_EMU_TRACE_SVG: the text timeline and the SVG picture too)
+    trace_path: Path | None = None
+    trace_text: Path | None = None
+    trace_svg: Path | None = None
     # op packages: None = the package shipped in kernels/opp
     opp_path: Path | None = None
     custom_opp_paths: tuple[str, ...] = ()
@@ -115,6 +120,9 @@ class Settings(BaseModel):
             tracking=env.get("OPBASE_EMU_TRACKING", "1") != "0",
             leak_check_at_exit=env.get("OPBASE_EMU_LEAK_CHECK", "0") == "1",
             suppressions=Path(env["OPBASE_EMU_LEAK_SUPPRESSIONS"]) if env.get("OPBASE_EMU_LEAK_SUPPRESSIONS") else None,
+            trace_path=Path(env["OPBASE_EMU_TRACE"]) if env.get("OPBASE_EMU_TRACE") else None,
+            trace_text=Path(env["OPBASE_EMU_TRACE_TEXT"]) if env.get("OPBASE_EMU_TRACE_TEXT") else None,
+            trace_svg=Path(env["OPBASE_EMU_TRACE_SVG"]) if env.get("OPBASE_EMU_TRACE_SVG") else None,
             block_workers=_int_or(env.get("OPBASE_EMU_BLOCK_THREADS"), os.cpu_count() or 1, 1, 256),
             opp_path=Path(env["ASCEND_OPP_PATH"]) if env.get("ASCEND_OPP_PATH") else None,
             custom_opp_paths=tuple(p for p in env.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if p),

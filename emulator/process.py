@@ -97,6 +97,13 @@ def current() -> EmulatedProcess:
                     from emulator.leaks import exit_check  # leaks reads the process: imported only when asked
 
                     atexit.register(exit_check, _current)
+                if _current.settings.trace_path is not None:
+                    import atexit
+
+                    from emulator.trace import exit_write, start_trace
+
+                    start_trace(_current)
+                    atexit.register(exit_write, _current)  # after exit_check: runs first, before a leak exit
             process = _current
     return process
 

@@ -3,7 +3,8 @@
 One event stream drives three views: a readable text timeline, Chrome Trace Event JSON (open in
 Perfetto or chrome://tracing) with lanes like msprof's — API calls per host thread, tasks per
 stream, a device-memory counter — and a small SVG picture of the same lanes. Tracing is off unless
-``start_trace`` is called (``opbase-emu trace SCRIPT`` does); when off it costs one attribute read
+``start_trace`` is called (``opbase-emu trace SCRIPT`` does, and a process started with
+``OPBASE_EMU_TRACE=path`` does from its start and writes the JSON at exit); when off it costs one attribute read
 per C-named call.
 """
 
@@ -66,9 +67,10 @@ class Tracer:
 
     def resource(self, what: str, res: Resource) -> None:
         size = f" {res.size} B" if res.size is not None else ""
+        # the site object itself: a C site is named (addr2line) when a view is written, not per event
         sign = "+" if what == "created" else "-"
         self._add(Event("resource", f"{sign} {res.kind}{size}", self.now_us(), thread=threading.get_native_id(),
-                        args={"key": hex(res.key), "site": str(res.site)}))  # fmt: skip
+                        args={"key": hex(res.key), "site": res.site}))  # fmt: skip
         if res.kind is ResourceKind.DEVICE_MEMORY:
             self._memory_counter()
 
@@ -125,8 +127,9 @@ class Tracer:
                 out.append({"name": ev.name, "ph": "C", "ts": ev.ts_us, "pid": DEVICE_PID_BASE + ev.device,
                             "args": ev.args})  # fmt: skip
             else:
+                args = {k: v if isinstance(v, str | int | float | None) else str(v) for k, v in ev.args.items()}
                 out.append({"name": ev.name, "ph": "i", "s": "t", "ts": ev.ts_us, "pid": HOST_PID, "tid": ev.thread,
-                            "cat": ev.kind, "args": ev.args})  # fmt: skip
+                            "cat": ev.kind, "args": args})  # fmt: skip
         return {"traceEvents": out, "displayTimeUnit": "ms", "otherData": {"tool": "opbase-emu"}}
 
     def text(self) -> str:
@@ -212,3 +215,25 @@ def stop_trace(proc: EmulatedProcess | None = None) -> Tracer | None:
         if tracer.resource in proc.registry.listeners:
             proc.registry.listeners.remove(tracer.resource)
     return tracer
+
+
+def summary(tracer: Tracer, output: object) -> str:
+    calls = sum(1 for e in tracer.events if e.kind == "api")
+    tasks = sum(1 for e in tracer.events if e.kind == "task")
+    return f"opbase-emu trace: {calls} calls, {tasks} device tasks -> {output} (open in Perfetto)"
+
+
+def exit_write(proc: EmulatedProcess) -> None:
+    """The OPBASE_EMU_TRACE=path hook: at exit, write the process's trace (and the text and SVG views asked for)."""
+    import sys
+
+    tracer = stop_trace(proc)
+    settings = proc.settings
+    if tracer is None or settings.trace_path is None:
+        return
+    tracer.write_chrome(str(settings.trace_path))
+    if settings.trace_text is not None:
+        settings.trace_text.write_text(tracer.text() + "\n")
+    if settings.trace_svg is not None:
+        settings.trace_svg.write_text(tracer.svg())
+    print(summary(tracer, settings.trace_path), file=sys.stderr)

@@ -121,8 +121,24 @@ def _kind(code: CodeType) -> bool | None:
     return kind
 
 
+class _NativeCaller(threading.local):
+    """The site of the C call this thread is running, if any (emulator.sdk.bridge sets it around each call)."""
+
+    site: Site | None = None
+
+
+NATIVE_CALLER = _NativeCaller()
+
+
 def capture_site(skip: int = 1) -> Site:
-    """The caller's site: skip the library's frames, keep the next STACK_DEPTH (code, line) pairs."""
+    """The caller's site: skip the library's frames, keep the next STACK_DEPTH (code, line) pairs.
+
+    During a call from C (``NATIVE_CALLER.site`` set) the site is that C caller's, not a frame of
+    the bridge: the program's own code is the user code then.
+    """
+    native = NATIVE_CALLER.site
+    if native is not None:
+        return native
     kinds = _CODE_KIND
     frame: FrameType | None = sys._getframe(skip)
     while frame is not None:

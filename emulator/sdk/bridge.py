@@ -26,6 +26,8 @@ from emulator.capi.handles import HandleTable
 from emulator.diagnostics import UndefinedBehaviour
 from emulator.kernels import REGISTRY
 from emulator.meta.dtypes import type_size
+from emulator.sdk.sites import NativeSite
+from emulator.tracking import NATIVE_CALLER
 
 CTYPES: dict[str, Any] = {
     "int8_t": ctypes.c_int8,
@@ -178,12 +180,21 @@ def forwards() -> dict[str, Forward]:
     return table
 
 
-def call(c_name: str, args: tuple[Any, ...]) -> int:
-    """One C call: the status (or address) to return. Never raises."""
+def call(c_name: str, args: tuple[Any, ...], caller: int = 0) -> int:
+    """One C call: the status (or address) to return. Never raises.
+
+    ``caller`` is the C caller's return address: while the call runs it is the site of whatever
+    the call creates, releases or misuses. A call from Python through ctypes has Python frames
+    above this one, and those stay the site.
+    """
     forward = forwards().get(c_name)
     if forward is None:
         print(f"opbase-emu: {c_name} has no forwarder in this emulator", file=sys.stderr)
         return 0
+    native = NATIVE_CALLER
+    outer = native.site
+    if caller and sys._getframe().f_back is None:
+        native.site = NativeSite(caller)
     try:
         return forward(args)
     except UndefinedBehaviour as exc:  # strict mode: halt on error, with the report
@@ -193,6 +204,8 @@ def call(c_name: str, args: tuple[Any, ...]) -> int:
     except Exception as exc:
         process.current().errors.report("EZ9999", f"{c_name}: {type(exc).__name__}: {exc}")
         return forward.failure
+    finally:
+        native.site = outer
 
 
 def at_exit() -> None:

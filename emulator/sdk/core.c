@@ -13,6 +13,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -66,7 +67,9 @@ static void opbase_emu_start(void) {
         PyConfig config;
         PyConfig_InitPythonConfig(&config);
         config.install_signal_handlers = 0; /* the program's signals stay the program's */
-        config.site_import = 0; /* only the site directories the SDK names (OPBASE_EMU_PYTHONPATH) */
+        /* No site-packages of the base installation: the path is exactly the one of the Python that
+         * built the SDK (OPBASE_EMU_PYTHONPATH), as a venv has it, so its emulator is the one imported. */
+        config.site_import = 0;
         PyStatus status = Py_InitializeFromConfig(&config);
         PyConfig_Clear(&config);
         if (PyStatus_Exception(status) || !Py_IsInitialized()) {
@@ -105,13 +108,14 @@ int opbase_emu_enter(PyGILState_STATE *gil) {
 
 void opbase_emu_leave(PyGILState_STATE gil) { PyGILState_Release(gil); }
 
-/* Call the bridge with the C arguments as a tuple of numbers; the result is a status or an address. */
-long long opbase_emu_invoke(const char *name, PyObject *args, long long failure) {
+/* Call the bridge with the C arguments as a tuple of numbers and the caller's return address (the
+ * site of the call); the result is a status or an address. */
+long long opbase_emu_invoke(const char *name, PyObject *args, long long failure, void *caller) {
     if (args == NULL) {
         PyErr_Print();
         return failure;
     }
-    PyObject *result = PyObject_CallFunction(opbase_emu_bridge_call, "sO", name, args);
+    PyObject *result = PyObject_CallFunction(opbase_emu_bridge_call, "sOK", name, args, (unsigned long long)(uintptr_t)caller);
     Py_DECREF(args);
     if (result == NULL) { /* the bridge turns every error into a status: this is a bug, said once */
         PyErr_Print();
