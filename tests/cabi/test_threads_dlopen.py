@@ -1,4 +1,4 @@
-"""C programs that use the SDK the way multi-threaded hosts and torch_npu do: two threads, dlopen + dlsym."""
+"""C programs that use the SDK as real hosts do: two threads, dlopen + dlsym (torch_npu), every kind of out-value."""
 
 from __future__ import annotations
 
@@ -53,4 +53,32 @@ def test_dlopen_and_dlsym_find_the_runtime_and_the_op_api(sdk: Sdk, tmp_path: Pa
                          "aclrtSynchronizeStream 0"]  # fmt: skip
     expected = [s + 3.0 * o for s, o in zip([1, 2, 3, 4, 5, 6], [0.5, 0.5, 1, 1, 2, 2], strict=True)]
     assert printed(done.stdout)["result"] == expected
+    assert "no leaks" in done.stderr
+
+
+def test_every_kind_of_out_value_reaches_c(sdk: Sdk, tmp_path: Path) -> None:
+    """The bridge writes each kind of out-parameter through its pointer: new int64 arrays and their counts
+    (freed by the caller with free()), offsets, dtype and format enums, a raw address, container sizes,
+    version numbers, memory sizes, an elapsed-time float and a device count; the SoC name comes back."""
+    program = compile_program(sdk, PROGRAMS / "out_values.c", tmp_path / "outs", "ascendcl", "nnopbase", cxx=False)
+    done = run(program, environment(sdk, tmp_path, OPBASE_EMU_LEAK_CHECK="1"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines() == [
+        "view 0 2 3 4",
+        "strides 0 1 2 6",
+        "storage 0 24",
+        "offset 0 5",
+        "dtype 0 1",  # ACL_FLOAT16
+        "format 0 0",  # ACL_FORMAT_NCHW
+        "addr 0 1",
+        "bools 0 3",
+        "floats 0 2",
+        "tensors 0 2",
+        "scalars 0 1",
+        "version 0 1.17.0",
+        "soc Ascend910B2",
+        "memory 0 1",
+        "elapsed 0 1",
+        "devices 0 8",
+    ]
     assert "no leaks" in done.stderr
