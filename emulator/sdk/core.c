@@ -96,13 +96,37 @@ static void opbase_emu_start(void) {
     PyGILState_Release(gil);
 }
 
+/* A C thread's Python thread state lives as long as the thread: the runtime keeps per-thread state
+ * in it (threading.local: the current context aclrtSetDevice set, the recent error message), which a
+ * thread state made and dropped by every call would lose between two calls. */
+static pthread_key_t opbase_emu_thread_key;
+static pthread_once_t opbase_emu_key_once = PTHREAD_ONCE_INIT;
+
+static void opbase_emu_thread_end(void *tstate) {
+    if (tstate != NULL && Py_IsInitialized()) {
+        /* pthread may have cleared Python's own key already: delete the state directly, not through
+         * PyGILState_Release, which looks the state up by that key */
+        PyEval_RestoreThread((PyThreadState *)tstate);
+        PyThreadState_Clear((PyThreadState *)tstate);
+        PyThreadState_DeleteCurrent(); /* and releases the GIL */
+    }
+}
+
+static void opbase_emu_make_key(void) { pthread_key_create(&opbase_emu_thread_key, opbase_emu_thread_end); }
+
 /* Enter the interpreter; 0 when the emulator is not available (the caller returns its failure). */
 int opbase_emu_enter(PyGILState_STATE *gil) {
     pthread_once(&opbase_emu_once, opbase_emu_start);
     if (!opbase_emu_ready) {
         return 0;
     }
+    pthread_once(&opbase_emu_key_once, opbase_emu_make_key);
+    int fresh = PyGILState_GetThisThreadState() == NULL; /* a thread Python has not seen yet */
     *gil = PyGILState_Ensure();
+    if (fresh) {
+        PyGILState_Ensure(); /* one more hold, given back when the thread ends */
+        pthread_setspecific(opbase_emu_thread_key, PyGILState_GetThisThreadState());
+    }
     return 1;
 }
 

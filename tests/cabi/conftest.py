@@ -49,3 +49,46 @@ def compile_program(sdk: Sdk, source: Path, out: Path, *libraries: str, cxx: boo
 
 def run(program: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(program), *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+def _shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder every xdist worker of this run sees (the base temp's parent), or the base temp alone."""
+    root = tmp_path_factory.getbasetemp()
+    return root.parent if os.environ.get("PYTEST_XDIST_WORKER") else root
+
+
+@pytest.fixture(scope="session")
+def sample_programs(sdk: Sdk, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Every sample of test_samples.GOLDENS compiled once per run, in parallel, with its documented line.
+
+    Under xdist the first worker compiles into a shared folder while the others wait on a lock: the
+    programs need only the SDK's standard library names, which each worker's environment resolves.
+    """
+    import fcntl
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    from test_samples import GOLDENS
+
+    root = _shared_root(tmp_path_factory)
+    folder = root / "cabi-samples"
+    with open(root / "cabi-samples.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        report = folder / "errors.json"
+        if not report.exists():
+            folder.mkdir(exist_ok=True)
+
+            def build_one(name: str) -> tuple[str, str]:
+                golden = GOLDENS[name]
+                flags = [f.format(inc=sdk.include, lib=sdk.lib64) for f in golden.line]
+                args = ["g++", str(golden.source), *flags, "-o", str(folder / name)]
+                done = subprocess.run(args, capture_output=True, text=True)
+                return name, "" if done.returncode == 0 else f"{' '.join(args)}\n{done.stderr}"
+
+            with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+                errors = dict(pool.map(build_one, sorted(GOLDENS)))
+            report.write_text(json.dumps(errors))
+        errors = json.loads(report.read_text())
+    failed = {name: text for name, text in errors.items() if text}
+    assert not failed, "\n".join(failed.values())
+    return {name: folder / name for name in errors}
