@@ -52,12 +52,17 @@ class L2Entry:
         return self.phase1.header
 
 
-def header_of(api: str) -> str:
-    """CANN's header for an L2 API: ``aclnnInplaceAdds`` -> ``aclnnop/aclnn_adds.h`` (in-place variants share it).
+# Where CANN's header is not the API's own snake-case name: the scalar variants live with their
+# tensor op (aclnnMuls is declared in aclnn_mul.h), and a few names are written as one word.
+SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "SearchSorted": "searchsorted"}
 
-    The C layer's header generation will refine this where CANN groups several APIs in one file.
-    """
+
+def header_of(api: str) -> str:
+    """CANN's header for an L2 API: ``aclnnInplaceAdd`` -> ``aclnnop/aclnn_add.h`` (in-place variants share
+    it), ``aclnnMuls`` -> ``aclnnop/aclnn_mul.h`` (scalar variants share their tensor op's)."""
     stem = api.removeprefix("aclnn").removeprefix("Inplace")
+    if stem in SHARED_HEADERS:
+        return f"aclnnop/aclnn_{SHARED_HEADERS[stem]}.h"
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", stem).lower()
     return f"aclnnop/aclnn_{snake.replace('mat_mul', 'matmul')}.h"  # CANN writes MatMul as one word there
 

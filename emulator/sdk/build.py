@@ -77,7 +77,7 @@ def fingerprint() -> str:
     except metadata.PackageNotFoundError:
         digest.update(b"unversioned")
     for proto in _all_protos():
-        digest.update(proto.c_signature().encode())
+        digest.update(f"{proto.header}:{proto.c_signature()}".encode())
     for name in ("core.c", "forwarders.py", "headers.py", "bridge.py"):
         digest.update((HERE / name).read_bytes())
     digest.update(f"{sys.implementation.cache_tag}-{sysconfig.get_config_var('SOABI')}".encode())
@@ -131,6 +131,8 @@ def build(prefix: Path | None = None, *, force: bool = False) -> Sdk:
     cc = _compiler()
     cflags, ldflags = _python_link()
     src = sdk.prefix / "src"
+    if sdk.include.exists():
+        shutil.rmtree(sdk.include)  # a header the table no longer has must not linger
     for folder in (sdk.include, sdk.lib64, src, sdk.prefix / "bin"):
         folder.mkdir(parents=True, exist_ok=True)
     for relative, text in render_headers(REGISTRY).items():

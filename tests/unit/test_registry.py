@@ -100,12 +100,15 @@ def test_face_exports_every_registered_function() -> None:
     ("api", "header"),
     [
         ("aclnnAdd", "aclnnop/aclnn_add.h"),
-        ("aclnnInplaceAdds", "aclnnop/aclnn_adds.h"),
+        ("aclnnInplaceAdds", "aclnnop/aclnn_add.h"),
+        ("aclnnMuls", "aclnnop/aclnn_mul.h"),
+        ("aclnnSearchSorted", "aclnnop/aclnn_searchsorted.h"),
+        ("aclnnGtScalar", "aclnnop/aclnn_gt_scalar.h"),
         ("aclnnReduceSum", "aclnnop/aclnn_reduce_sum.h"),
         ("aclnnBatchMatMul", "aclnnop/aclnn_batch_matmul.h"),
         ("aclnnRmsNorm", "aclnnop/aclnn_rms_norm.h"),
     ],
 )
 def test_header_names_follow_cann(api: str, header: str) -> None:
-    """An op's header is aclnn_<snake_case>.h, shared by its in-place variant."""
+    """An op's header is CANN's: aclnn_<snake_case>.h, shared by its in-place and scalar variants."""
     assert header_of(api) == header

@@ -2,7 +2,7 @@
 #include <iostream>
 #include <vector>
 #include "acl/acl.h"
-#include "aclnnop/aclnn_search_sorted.h"
+#include "aclnnop/aclnn_searchsorted.h"
 
 #define CHECK_RET(cond, return_expr) \
     do {                             \
