@@ -4,7 +4,9 @@ The C layer hands out one address per parameter object, executor or other handle
 back on every call. Addresses grow monotonically from a base that looks like a heap pointer and
 are never reused, so a destroyed handle passed again still reaches its (dead) object and is
 diagnosed as a use after destroy — never mistaken for a newer object at the same address. The
-table belongs to one emulated process.
+newest destroyed objects are kept (as many as the live-resource registry remembers); older ones
+are forgotten, so a long loop of calls from C does not grow the table without bound. The table
+belongs to one emulated process.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import threading
 
 BASE = 0x5A00_0000_0000
 STEP = 0x40
+GRAVEYARD = 4096  # dead objects kept so a stale address is still diagnosed (the registry keeps as many)
+SWEEP_EVERY = 1024  # new addresses between sweeps of the dead
 
 
 class UnknownHandle(LookupError):
@@ -27,6 +31,7 @@ class HandleTable:
         self._by_id: dict[int, int] = {}
         self._next = BASE
         self._lock = threading.Lock()
+        self._since_sweep = 0
         self.strings: dict[int, object] = {}  # per thread: the buffer a returned const char * points at
 
     def address(self, obj: object | None) -> int:
@@ -40,7 +45,22 @@ class HandleTable:
                 self._next += STEP
                 self._by_key[key] = obj
                 self._by_id[id(obj)] = key
+                self._since_sweep += 1
+                if self._since_sweep >= SWEEP_EVERY:
+                    self._sweep()
             return key
+
+    def _sweep(self) -> None:
+        """Forget all but the newest GRAVEYARD destroyed objects, so a loop of calls from C stays bounded.
+
+        Addresses are still never reused: a forgotten one is an unknown address from then on.
+        """
+        self._since_sweep = 0
+        dead = [key for key, obj in self._by_key.items() if getattr(obj, "alive", True) is False]
+        for key in dead[: max(0, len(dead) - GRAVEYARD)]:  # dict order is creation order: oldest first
+            obj = self._by_key.pop(key)
+            if self._by_id.get(id(obj)) == key:
+                del self._by_id[id(obj)]
 
     def get(self, key: int) -> object | None:
         """The object at ``key`` (None for nullptr); raises UnknownHandle for an address never handed out."""
