@@ -98,23 +98,34 @@ def _bins_for(impl: OpImpl, socdir: str) -> list[BinSpec]:
     return [b for b in impl.bins if not (socdir in NO_BF16 and "bfloat16" in (*b.inputs, *b.outputs))]
 
 
-def render() -> dict[Path, str]:
-    """Every file of the package, path relative to ``kernels/opp`` -> JSON text."""
-    files: dict[Path, str] = {}
-    for socdir in SOC_DIRS:
-        ops_info: dict[str, Any] = {}
-        for impl in sorted((*OPS, SEARCH_SORTED), key=lambda impl: impl.op_type):  # stable whatever the op-list order
-            ops_info[impl.op_type] = ops_info_entry(impl, socdir)
-        files[IMPL / "config" / socdir / f"aic-{socdir}-ops-info.json"] = _dump(ops_info)
-        for impl in OPS:
+def package_files(
+    impl_dir: Path, impls: Sequence[OpImpl], socdirs: Sequence[str], *, ops_info_only: Sequence[OpImpl] = ()
+) -> dict[Path, Any]:
+    """The JSON documents of an op package under ``impl_dir`` (``.../op_impl/ai_core/tbe``), per SoC folder:
+    the ops-info file (``impls`` and the AI CPU ``ops_info_only`` ops, by op type), each binary's kernel
+    JSON and each op's binary config."""
+    files: dict[Path, Any] = {}
+    for socdir in socdirs:
+        described = sorted((*impls, *ops_info_only), key=lambda impl: impl.op_type)  # stable whatever the order
+        files[impl_dir / "config" / socdir / f"aic-{socdir}-ops-info.json"] = {
+            impl.op_type: ops_info_entry(impl, socdir) for impl in described
+        }
+        for impl in impls:
             entries = []
             for spec in _bins_for(impl, socdir):
                 entry, name = bin_entry(impl, spec, socdir)
                 entries.append(entry)
-                files[IMPL / "kernel" / socdir / op_file(impl.op_type) / f"{name}.json"] = _dump(
-                    kernel_json(impl, name, entry)
+                files[impl_dir / "kernel" / socdir / op_file(impl.op_type) / f"{name}.json"] = kernel_json(
+                    impl, name, entry
                 )
-            files[IMPL / "kernel" / "config" / socdir / f"{op_file(impl.op_type)}.json"] = _dump({"binList": entries})
+            files[impl_dir / "kernel" / "config" / socdir / f"{op_file(impl.op_type)}.json"] = {"binList": entries}
+    return files
+
+
+def render() -> dict[Path, str]:
+    """Every file of the package, path relative to ``kernels/opp`` -> JSON text."""
+    documents = package_files(IMPL, OPS, SOC_DIRS, ops_info_only=(SEARCH_SORTED,))
+    files = {path: _dump(data) for path, data in documents.items()}
     files[Path("vendors/config.ini")] = "# vendor packages, highest priority first: priority=<v1>,<v2>\n"
     return files
 
@@ -127,23 +138,9 @@ def write_custom_package(root: Path, impls: Sequence[OpImpl], socdirs: Sequence[
     ASCEND_CUSTOM_OPP_PATH at ``root``, and bind the op module's L2 entry points
     (``emulator.aclnn.bind_ops``).
     """
-    impl_dir = root / IMPL.relative_to("built-in")
-    files: dict[Path, Any] = {}
-    for socdir in socdirs:
-        ops_info = {impl.op_type: ops_info_entry(impl, socdir) for impl in impls}
-        files[impl_dir / "config" / socdir / f"aic-{socdir}-ops-info.json"] = ops_info
-        for impl in impls:
-            entries = []
-            for spec in _bins_for(impl, socdir):
-                entry, name = bin_entry(impl, spec, socdir)
-                entries.append(entry)
-                files[impl_dir / "kernel" / socdir / op_file(impl.op_type) / f"{name}.json"] = kernel_json(
-                    impl, name, entry
-                )
-            files[impl_dir / "kernel" / "config" / socdir / f"{op_file(impl.op_type)}.json"] = {"binList": entries}
-    for path, data in files.items():
+    for path, data in package_files(root / IMPL.relative_to("built-in"), impls, socdirs).items():
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=1))
+        path.write_text(_dump(data))
     return root
 
 
