@@ -9,7 +9,8 @@ this file is exercised on machines without a card.
 
 Fidelity notes:
 - Python kernels cannot run on a card: ``launch`` raises FeatureNotSupported. On hardware the
-  op provider is the real libopapi (the op-provider seam, beside this Device one), not this class.
+  op provider is the real libopapi (``emulator.provider``: the op-provider seam, beside this Device
+  one, chosen by the same backend setting; docs/on_a_card.md), not this class.
 - Race reports, task listeners and eager mode do not exist here: a card runs tasks when it runs
   them and pyACL reports neither their names nor their times. Each raises FeatureNotSupported
   (and ``caps`` says so) rather than pretending, so a trace or a race check knows it sees nothing.

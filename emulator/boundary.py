@@ -106,6 +106,8 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
     on_error = failed_values(proto)
     # pyACL's parameterless wrappers ignore extra positional arguments (real pyACL does the same).
     tolerant = proto.py_name is not None and not proto.inputs
+    # acl_meta.h, aclnn_base.h and the ops (no pyACL name) are the op provider's; the runtime is the Device's
+    provided = proto.py_name is None
 
     def decorate(fn: F) -> F:
         checks = argument_checks(proto, fn, names_match=names_match)
@@ -116,22 +118,28 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            count = len(args)
-            if tolerant:
-                args = ()
-            elif kwargs or count < required or count > most:
-                raise TypeError(f"{message}: takes {most} arguments ({required} required), got {count}")
-            for i, param, accepts in checks:
-                if i < count and not accepts(args[i]):
-                    raise TypeError(
-                        f"{message}: {param.name} ({param.ctype.spelling}) takes {param.ctype.python}, "
-                        f"not {type(args[i]).__name__}"
-                    )
-            tracer = process.current().tracer
+            proc = process.current()
+            target: Callable[..., Any] = fn
+            if provided and proc.op_provider is not None:
+                # the op-provider seam: a real library's function, with its own handles' checks
+                target = proc.op_provider.bind(proto, args, kwargs)
+            else:
+                count = len(args)
+                if tolerant:
+                    args = ()
+                elif kwargs or count < required or count > most:
+                    raise TypeError(f"{message}: takes {most} arguments ({required} required), got {count}")
+                for i, param, accepts in checks:
+                    if i < count and not accepts(args[i]):
+                        raise TypeError(
+                            f"{message}: {param.name} ({param.ctype.spelling}) takes {param.ctype.python}, "
+                            f"not {type(args[i]).__name__}"
+                        )
+            tracer = proc.tracer
             if tracer is not None:
-                return _traced(tracer, c_name, fn, args, on_error, aclnn)
+                return _traced(tracer, c_name, target, args, on_error, aclnn)
             try:
-                return fn(*args)
+                return target(*args)
             except StatusError as exc:
                 return on_error(record_failure(c_name, exc, aclnn=aclnn))
 

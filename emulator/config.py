@@ -88,6 +88,8 @@ class Settings(BaseModel):
     opp_path: Path | None = None
     custom_opp_paths: tuple[str, ...] = ()
     home_path: Path | None = None
+    # the ascend backend's op libraries (OPBASE_EMU_OPAPI_LIBS: files or folders); empty = ASCEND_HOME_PATH/lib64
+    opapi_libs: tuple[Path, ...] = ()
     # aclnn: the environment variables opbase reads
     npu_collect_path: str | None = None
     cache_limit: int = 10000
@@ -127,6 +129,7 @@ class Settings(BaseModel):
             opp_path=Path(env["ASCEND_OPP_PATH"]) if env.get("ASCEND_OPP_PATH") else None,
             custom_opp_paths=tuple(p for p in env.get("ASCEND_CUSTOM_OPP_PATH", "").split(":") if p),
             home_path=Path(env["ASCEND_HOME_PATH"]) if env.get("ASCEND_HOME_PATH") else None,
+            opapi_libs=tuple(Path(p) for p in env.get("OPBASE_EMU_OPAPI_LIBS", "").split(os.pathsep) if p),
             npu_collect_path=env.get("NPU_COLLECT_PATH"),
             cache_limit=_int_or(env.get("ACLNN_CACHE_LIMIT"), 10000, 1, 1 << 63),
             disable_l2_cache="DISABLE_L2_CACHE" in env,

@@ -110,7 +110,16 @@ class ErrorStore:
         return render(entries) if entries else None
 
 
+RELAYED = ""  # the msg_id of a message another library rendered already (ErrorManager.relay)
+
+
 def render(entries: list[Entry]) -> str:
+    relayed = [e.text for e in entries if e.msg_id == RELAYED]
+    own = [e for e in entries if e.msg_id != RELAYED]
+    return "\n".join([render_own(own), *relayed] if own else relayed)
+
+
+def render_own(entries: list[Entry]) -> str:
     user = [e for e in entries if not is_inner(e.msg_id)]
     lines: list[str] = []
     if user:
@@ -152,6 +161,11 @@ class ErrorManager:
         entry = Entry(msg_id, text, timestamp(), os.getpid())
         with self._lock:
             self._store().add(entry)
+
+    def relay(self, text: str) -> None:
+        """A message a real library's aclGetRecentErrMsg gave (the ascend backend), kept as it is."""
+        with self._lock:
+            self._store().add(Entry(RELAYED, text, "", os.getpid()))
 
     def recent(self) -> str | None:
         with self._lock:

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emulator import plog
 from emulator.capi.handles import HandleTable
@@ -26,6 +26,9 @@ from emulator.engine.system import AclnnState
 from emulator.error_manager import ErrorManager
 from emulator.runtime.core import Runtime
 from emulator.tracking import Registry
+
+if TYPE_CHECKING:
+    from emulator.provider import NativeOps
 
 
 @dataclass(slots=True)
@@ -52,6 +55,13 @@ class EmulatedProcess:
         self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
         self.c_handles = HandleTable()  # the addresses the C layer hands out for Python objects
         self.diagnostics = Diagnostics(strict=self.settings.strict)
+        # The op provider seam: None runs ops on the emulated engine; the ascend backend calls the real
+        # libopapi / libnnopbase through ctypes (emulator.provider), opened on its first call.
+        self.op_provider: NativeOps | None = None
+        if self.settings.backend == "ascend":
+            from emulator.provider import NativeOps  # ctypes and the real libraries only on that backend
+
+            self.op_provider = NativeOps(self.settings)
         self.aclnn = AclnnState(
             self.settings,
             registry=self.registry,
@@ -82,10 +92,19 @@ class EmulatedProcess:
 
 _current: EmulatedProcess | None = None
 _current_lock = threading.Lock()
+# A thread acting for another process object (``acting_as``): the stand-in for a card in tests of
+# the ascend backend runs its own emulated process beside the one under test, in the same Python.
+_acting = threading.local()
+_any_acting = 0  # threads acting now: current() looks at _acting only while one is
+_c_layer: EmulatedProcess | None = None  # the process the C layer serves, when not current()
 
 
 def current() -> EmulatedProcess:
     global _current
+    if _any_acting:
+        bound: EmulatedProcess | None = getattr(_acting, "process", None)
+        if bound is not None:
+            return bound
     process = _current
     if process is None:
         with _current_lock:
@@ -127,3 +146,41 @@ def fresh(settings: Settings | None = None) -> Iterator[EmulatedProcess]:
             process.close()
         finally:
             plog.restore(process.replaced_logging)
+
+
+@contextmanager
+def acting_as(other: EmulatedProcess) -> Iterator[EmulatedProcess]:
+    """On this thread, for the block, ``current()`` is ``other`` (blocks nest)."""
+    global _any_acting
+    outer: EmulatedProcess | None = getattr(_acting, "process", None)
+    with _current_lock:
+        _any_acting += 1
+    _acting.process = other
+    try:
+        yield other
+    finally:
+        _acting.process = outer
+        with _current_lock:
+            _any_acting -= 1
+
+
+def c_layer() -> EmulatedProcess | None:
+    """The process the C layer's calls act on, if it is not ``current()`` (see ``serving_c_layer``)."""
+    return _c_layer
+
+
+@contextmanager
+def serving_c_layer(other: EmulatedProcess) -> Iterator[EmulatedProcess]:
+    """For the block, every call into the SDK's libraries acts on ``other``.
+
+    This is how the SDK's libraries stand in for a card's: the ascend backend's op provider calls
+    them through ctypes from the process under test, and they must act on a process of their own,
+    as a card's libraries act on the card, never call back into the caller's.
+    """
+    global _c_layer
+    outer = _c_layer
+    _c_layer = other
+    try:
+        yield other
+    finally:
+        _c_layer = outer

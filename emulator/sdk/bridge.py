@@ -191,9 +191,17 @@ def call(c_name: str, args: tuple[Any, ...], caller: int = 0) -> int:
     if forward is None:
         print(f"opbase-emu: {c_name} has no forwarder in this emulator", file=sys.stderr)
         return 0
+    served = process.c_layer()
+    if served is not None:  # the libraries stand in for a card's: they act on a process of their own
+        with process.acting_as(served):
+            return _call(forward, c_name, args, caller)
+    return _call(forward, c_name, args, caller)
+
+
+def _call(forward: Forward, c_name: str, args: tuple[Any, ...], caller: int) -> int:
     native = NATIVE_CALLER
     outer = native.site
-    if caller and sys._getframe().f_back is None:
+    if caller and sys._getframe(1).f_back is None:
         native.site = NativeSite(caller)
     try:
         return forward(args)

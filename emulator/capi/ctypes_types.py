@@ -1,0 +1,50 @@
+"""The ctypes type of each C type of the table, for the two places that meet C memory from Python.
+
+The SDK's bridge reads C arrays and writes out-values at C addresses; the ascend backend's op
+provider builds C arguments for a real library. Both take a parameter's element type from here.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from emulator.capi.proto import Param
+
+CTYPES: dict[str, Any] = {
+    "int8_t": ctypes.c_int8,
+    "uint8_t": ctypes.c_uint8,
+    "int16_t": ctypes.c_int16,
+    "uint16_t": ctypes.c_uint16,
+    "int32_t": ctypes.c_int32,
+    "uint32_t": ctypes.c_uint32,
+    "int": ctypes.c_int,
+    "int64_t": ctypes.c_int64,
+    "uint64_t": ctypes.c_uint64,
+    "size_t": ctypes.c_size_t,
+    "float": ctypes.c_float,
+    "double": ctypes.c_double,
+    "bool": ctypes.c_bool,
+}
+
+
+def base_type(param: Param) -> str:
+    """The declaration's type name without qualifiers and stars (``const int64_t *dims`` → int64_t)."""
+    return param.c_decl.replace("const", " ").replace("*", " ").split()[0]
+
+
+def element_ctype(param: Param) -> Any:
+    """The ctypes type one element of ``param`` is (or points at): enums are ints, pointers void *."""
+    base = base_type(param)
+    if base in CTYPES:
+        return CTYPES[base]
+    if param.c_decl.count("*") >= 2 or base in ("void", "aclrtStream", "aclrtEvent", "aclrtContext"):
+        return ctypes.c_void_p
+    return ctypes.c_int  # an enum
+
+
+def array_count(expression: str, named: Mapping[str, Any]) -> int:
+    """An array's length: a parameter name, or a sum of them (aclDumpOpTensors)."""
+    return sum(int(named[name]) for name in re.findall(r"[A-Za-z_]\w*", expression))
