@@ -121,24 +121,18 @@ def _kind(code: CodeType) -> bool | None:
     return kind
 
 
-class _NativeCaller(threading.local):
-    """The site of the C call this thread is running, if any (emulator.sdk.bridge sets it around each call)."""
-
-    site: Site | None = None
-
-
-NATIVE_CALLER = _NativeCaller()
+# Set by the C SDK's bridge when its core starts: the site of the C call this thread is running, if
+# any. Read only when no Python frame is above the library's (the call came from C).
+NATIVE_SITE: Callable[[], Site | None] | None = None
 
 
 def capture_site(skip: int = 1) -> Site:
     """The caller's site: skip the library's frames, keep the next STACK_DEPTH (code, line) pairs.
 
-    During a call from C (``NATIVE_CALLER.site`` set) the site is that C caller's, not a frame of
-    the bridge: the program's own code is the user code then.
+    When there is no Python frame above the library's, the call came from C (the SDK's
+    libraries): the site is that C caller's, read from the C core, and the program's own code
+    is the user code then.
     """
-    native = NATIVE_CALLER.site
-    if native is not None:
-        return native
     kinds = _CODE_KIND
     frame: FrameType | None = sys._getframe(skip)
     while frame is not None:
@@ -147,6 +141,10 @@ def capture_site(skip: int = 1) -> Site:
         if kind is not True:
             break
         frame = frame.f_back
+    if frame is None and NATIVE_SITE is not None:
+        native = NATIVE_SITE()
+        if native is not None:
+            return native
     raw: list[tuple[CodeType, int]] = []
     while frame is not None and len(raw) < STACK_DEPTH:
         code = frame.f_code

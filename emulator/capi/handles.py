@@ -16,7 +16,7 @@ import threading
 BASE = 0x5A00_0000_0000
 STEP = 0x40
 GRAVEYARD = 4096  # dead objects kept so a stale address is still diagnosed (the registry keeps as many)
-SWEEP_EVERY = 1024  # new addresses between sweeps of the dead
+SWEEP_EVERY = 1024  # new addresses between sweeps of the dead, at least (see _sweep)
 
 
 class UnknownHandle(LookupError):
@@ -32,6 +32,7 @@ class HandleTable:
         self._next = BASE
         self._lock = threading.Lock()
         self._since_sweep = 0
+        self._sweep_after = SWEEP_EVERY
         self.strings: dict[int, object] = {}  # per thread: the buffer a returned const char * points at
 
     def address(self, obj: object | None) -> int:
@@ -46,14 +47,16 @@ class HandleTable:
                 self._by_key[key] = obj
                 self._by_id[id(obj)] = key
                 self._since_sweep += 1
-                if self._since_sweep >= SWEEP_EVERY:
+                if self._since_sweep >= self._sweep_after:
                     self._sweep()
             return key
 
     def _sweep(self) -> None:
         """Forget all but the newest GRAVEYARD destroyed objects, so a loop of calls from C stays bounded.
 
-        Addresses are still never reused: a forgotten one is an unknown address from then on.
+        Addresses are still never reused: a forgotten one is an unknown address from then on. The
+        next sweep waits for as many new addresses as the table then holds (SWEEP_EVERY at least),
+        so sweeping costs a constant per address however many objects stay alive.
         """
         self._since_sweep = 0
         dead = [key for key, obj in self._by_key.items() if getattr(obj, "alive", True) is False]
@@ -61,6 +64,7 @@ class HandleTable:
             obj = self._by_key.pop(key)
             if self._by_id.get(id(obj)) == key:
                 del self._by_id[id(obj)]
+        self._sweep_after = max(SWEEP_EVERY, len(self._by_key))
 
     def get(self, key: int) -> object | None:
         """The object at ``key`` (None for nullptr); raises UnknownHandle for an address never handed out."""

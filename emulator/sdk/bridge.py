@@ -1,12 +1,17 @@
-"""The Python side of the C layer: C arguments in, the face called, out-values written, a status out.
+"""The Python side of the C layer: C arguments in, the face called, out-values and a status out.
 
-The generated forwarders pass every argument as a number — pointers as addresses. Driven by the
-prototype table, this module reads the C arrays (dims, strides, tensor lists) at their addresses
-the way C reads them (a wild pointer to an array crashes, as it would with the real library),
-maps handle addresses to the face's objects (``emulator.capi.handles``), calls the same face a
-Python program calls, and writes each out-value through its pointer. Nothing raises across the
-boundary: any error becomes the function's failure status with an ``aclGetRecentErrMsg`` text. In
-strict mode an undefined use aborts the program with its report, as a sanitizer with halt-on-error.
+Each generated forwarder passes every argument as a number — pointers as addresses — in one
+vectorcall to the entry this module built for its function from the prototype table. The entry
+reads the C arrays (dims, strides, tensor lists) at their addresses the way C reads them (a wild
+pointer to an array crashes, as it would with the real library), maps handle addresses to the
+face's objects (``emulator.capi.handles``), calls the same face a Python program calls, and hands
+back the out-values, which the forwarder writes in C. Nothing raises across the boundary: any
+error becomes the function's failure status with an ``aclGetRecentErrMsg`` text. In strict mode an
+undefined use aborts the program with its report, as a sanitizer with halt-on-error.
+
+The work per call is kept to what the call needs — a function without handles or arrays goes
+straight to its face — because a forwarded trivial call is held to twice the cost of the same call
+from Python (benchmarks/test_bench_sdk.py).
 """
 
 from __future__ import annotations
@@ -14,58 +19,31 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
-import re
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from emulator import acl, aclnn, process
+from emulator import acl, aclnn, process, tracking
 from emulator.capi import META, RUNTIME, Param, Proto
+from emulator.capi.ctypes_types import CTYPES, array_count, element_ctype
 from emulator.capi.handles import HandleTable
 from emulator.diagnostics import UndefinedBehaviour
 from emulator.kernels import REGISTRY
 from emulator.meta.dtypes import type_size
+from emulator.sdk.forwarders import written_in_c
 from emulator.sdk.sites import NativeSite
-from emulator.tracking import NATIVE_CALLER
 
-CTYPES: dict[str, Any] = {
-    "int8_t": ctypes.c_int8,
-    "uint8_t": ctypes.c_uint8,
-    "int16_t": ctypes.c_int16,
-    "uint16_t": ctypes.c_uint16,
-    "int32_t": ctypes.c_int32,
-    "uint32_t": ctypes.c_uint32,
-    "int": ctypes.c_int,
-    "int64_t": ctypes.c_int64,
-    "uint64_t": ctypes.c_uint64,
-    "size_t": ctypes.c_size_t,
-    "float": ctypes.c_float,
-    "double": ctypes.c_double,
-    "bool": ctypes.c_bool,
-}
 _libc = ctypes.CDLL(None)
 _libc.malloc.restype = ctypes.c_void_p
 _libc.malloc.argtypes = [ctypes.c_size_t]
 
-
-def _base(param: Param) -> str:
-    return param.c_decl.replace("const", " ").replace("*", " ").split()[0]
+Convert = Callable[[Any, tuple[Any, ...], HandleTable], Any]
 
 
-def _ctype(param: Param) -> Any:
-    """The ctypes type one element of ``param`` points at (enums are ints, pointers void *)."""
-    base = _base(param)
-    if base in CTYPES:
-        return CTYPES[base]
-    if param.c_decl.count("*") >= 2 or base in ("void", "aclrtStream", "aclrtEvent", "aclrtContext"):
-        return ctypes.c_void_p
-    return ctypes.c_int  # an enum
-
-
-def _count(expression: str, named: dict[str, Any]) -> int:
-    """An array's length: a parameter name, or a sum of them (aclDumpOpTensors)."""
-    return sum(int(named[name]) for name in re.findall(r"[A-Za-z_]\w*", expression))
+def _HANDLE(value: Any, args: tuple[Any, ...], handles: HandleTable) -> Any:  # noqa: N802 (a marker)
+    """A handle argument: the object at its address (the entry inlines this lookup)."""
+    return handles.get(value)
 
 
 class Forward:
@@ -78,66 +56,119 @@ class Forward:
         self.failure = 0 if proto.ret.kind in ("handle", "str") else int(proto.failure or 0)
         # Worked out once, not per call (Proto's inputs/outputs build new tuples on every read).
         self.names = tuple(p.name for p in proto.params)
-        self.inputs = proto.inputs
-        self.outputs = tuple((p, _ctype(p)) for p in proto.outputs)
-        self.kind = proto.ret.kind
-
-    def __call__(self, args: Sequence[Any]) -> int:
-        handles = process.current().c_handles
-        named = dict(zip(self.names, args, strict=True))
-        inputs = [self._input(p, named, handles) for p in self.inputs]
-        result = self.face(*inputs)
-        return self._output(result, named, handles)
+        index = {name: i for i, name in enumerate(self.names)}
+        self.plan = tuple((index[p.name], self._converter(p)) for p in proto.inputs)
+        self.in_c = written_in_c(proto)
+        self.outputs = tuple((index[p.name], p, element_ctype(p)) for p in proto.outputs)
+        self.handle_outs = tuple(i for i, p in enumerate(proto.outputs) if p.ctype.kind == "handle")
+        self.entry = self._entry()
 
     # -- arguments --------------------------------------------------------------------------
-    def _input(self, param: Param, named: dict[str, Any], handles: HandleTable) -> Any:
-        value = named[param.name]
+    def _converter(self, param: Param) -> Convert | None:
+        """How a C argument becomes the face's; None where the number itself is the argument."""
         kind = param.ctype.kind
         if kind == "handle":
-            return handles.get(value)
+            return _HANDLE
         if kind == "array":
-            return self._array(param, value, named, handles)
+            return functools.partial(self._array, param)
         if kind == "value":  # aclCreateScalar's value: the dtype's bytes at the address
-            return None if not value else ctypes.string_at(value, type_size(int(named["dataType"])))
-        if kind == "str" and self.pyacl and value is None:
-            return ""  # aclInit(NULL): no configuration file
-        if kind == "bool":
-            return bool(value)
-        return value
+            at = self.names.index("dataType")
+            return lambda value, args, handles: ctypes.string_at(value, type_size(int(args[at]))) if value else None
+        if kind == "str" and self.pyacl:
+            return lambda value, args, handles: "" if value is None else value  # aclInit(NULL): no file
+        return None
 
-    def _array(self, param: Param, address: int, named: dict[str, Any], handles: HandleTable) -> Any:
+    def _array(self, param: Param, address: int, args: tuple[Any, ...], handles: HandleTable) -> Any:
         if not address:
             return None
-        count = _count(param.count, named) if param.count else 0
+        count = array_count(param.count, dict(zip(self.names, args, strict=True))) if param.count else 0
         if count <= 0 or count > 1 << 24:
             return []
         if param.ctype.element in ("aclTensor", "aclScalar"):
             keys = (ctypes.c_uint64 * count).from_address(address)
             return [handles.get(int(key)) for key in keys]
         element = CTYPES[param.ctype.element or "int64_t"]
-        values = (element * count).from_address(address)
-        return list(values)
+        return list((element * count).from_address(address))
+
+    # -- the entry the forwarder calls ------------------------------------------------------
+    def _entry(self) -> Callable[..., Any]:
+        """The function one C call runs: ``entry(*c_args)``, never raising.
+
+        A function whose face takes its leading C arguments as they are and whose result the
+        forwarder reads as it is (aclrtGetDevice, aclrtSynchronizeStream …) goes straight to its
+        face: this path is most of what a trivial call from C costs.
+        """
+        face, plan, failure, c_name = self.face, self.plan, self.failure, self.proto.c_name
+        direct = all(convert is None for _, convert in plan)
+        picks = tuple(i for i, _ in plan)
+        count = len(picks)
+        shape = None if self._as_is() else self._result
+        fast = direct and picks == tuple(range(count)) and shape is None
+        c_layer, acting_as = process.c_layer, process.acting_as
+
+        def run(args: tuple[Any, ...]) -> Any:
+            if direct:
+                value = face(*[args[i] for i in picks])
+            else:
+                handles = process.current().c_handles
+                get = handles.get
+                value = face(*[
+                    args[i] if convert is None else get(args[i]) if convert is _HANDLE
+                    else convert(args[i], args, handles)
+                    for i, convert in plan
+                ])  # fmt: skip
+            return value if shape is None else shape(value, args)
+
+        def entry(*args: Any) -> Any:
+            try:
+                served = c_layer()
+                if served is None:
+                    return face(*args[:count]) if fast else run(args)
+                with acting_as(served):  # the libraries stand in for a card's (emulator.testing.card)
+                    return run(args)
+            except UndefinedBehaviour as exc:  # strict mode: halt on error, with the report
+                print(f"opbase-emu: {exc}", file=sys.stderr)
+                sys.stderr.flush()
+                os.abort()
+            except Exception as exc:
+                process.current().errors.report("EZ9999", f"{c_name}: {type(exc).__name__}: {exc}")
+                return failure
+
+        entry.__qualname__ = entry.__name__ = c_name
+        return entry
 
     # -- results ----------------------------------------------------------------------------
-    def _output(self, result: Any, named: dict[str, Any], handles: HandleTable) -> int:
-        kind = self.kind
-        if kind == "handle":
-            return handles.address(result)
-        if kind == "str":
-            return _c_string(handles, result)
-        if not self.outputs:
-            return int(result)
-        *values, status = result
-        if int(status) == 0:
-            for (param, ctype), value in zip(self.outputs, values, strict=True):
-                self._write(param, ctype, value, named, handles)
-        return int(status)
+    def _as_is(self) -> bool:
+        """Whether the forwarder reads the face's result unchanged (numbers only, written in C)."""
+        kind = self.proto.ret.kind
+        return kind not in ("handle", "str") and (not self.outputs or (self.in_c and not self.handle_outs))
 
-    def _write(self, param: Param, ctype: Any, value: Any, named: dict[str, Any], handles: HandleTable) -> None:
-        address = named[param.name]
-        if param.ctype.kind == "handle":
-            ctypes.c_void_p.from_address(address).value = handles.address(value) or None
-            return
+    def _result(self, value: Any, args: tuple[Any, ...]) -> Any:
+        """The face's result as the forwarder reads it: a number, or (out-values..., status)."""
+        kind = self.proto.ret.kind
+        if kind == "handle":
+            return process.current().c_handles.address(value)
+        if kind == "str":
+            return _c_string(process.current().c_handles, value)
+        if not self.outputs:
+            return value
+        if self.in_c:
+            if not self.handle_outs or int(value[-1]) != 0:
+                return value
+            handles = process.current().c_handles
+            items = list(value)
+            for i in self.handle_outs:
+                items[i] = handles.address(items[i])
+            return tuple(items)
+        status = int(value[-1])
+        if status == 0:
+            named = dict(zip(self.names, args, strict=True))
+            for (at, param, ctype), item in zip(self.outputs, value[:-1], strict=True):
+                self._write(param, ctype, args[at], item, named)
+        return status
+
+    @staticmethod
+    def _write(param: Param, ctype: Any, address: int, value: Any, named: dict[str, Any]) -> None:
         if param.ctype.kind == "array":  # int64_t **dims + uint64_t *count: a new array the caller frees
             items = list(value or ())
             buffer = _libc.malloc(max(8 * len(items), 8))
@@ -180,40 +211,35 @@ def forwards() -> dict[str, Forward]:
     return table
 
 
-def call(c_name: str, args: tuple[Any, ...], caller: int = 0) -> int:
-    """One C call: the status (or address) to return. Never raises.
-
-    ``caller`` is the C caller's return address: while the call runs it is the site of whatever
-    the call creates, releases or misuses. A call from Python through ctypes has Python frames
-    above this one, and those stay the site.
-    """
+def entry(c_name: str) -> Callable[..., Any]:
+    """The function a forwarder calls for ``c_name`` (looked up once, on its first call)."""
     forward = forwards().get(c_name)
-    if forward is None:
+    if forward is not None:
+        return forward.entry
+    failure = 0
+
+    def missing(*args: Any) -> int:
         print(f"opbase-emu: {c_name} has no forwarder in this emulator", file=sys.stderr)
-        return 0
-    served = process.c_layer()
-    if served is not None:  # the libraries stand in for a card's: they act on a process of their own
-        with process.acting_as(served):
-            return _call(forward, c_name, args, caller)
-    return _call(forward, c_name, args, caller)
+        return failure
+
+    return missing
 
 
-def _call(forward: Forward, c_name: str, args: tuple[Any, ...], caller: int) -> int:
-    native = NATIVE_CALLER
-    outer = native.site
-    if caller and sys._getframe(1).f_back is None:
-        native.site = NativeSite(caller)
-    try:
-        return forward(args)
-    except UndefinedBehaviour as exc:  # strict mode: halt on error, with the report
-        print(f"opbase-emu: {exc}", file=sys.stderr)
-        sys.stderr.flush()
-        os.abort()
-    except Exception as exc:
-        process.current().errors.report("EZ9999", f"{c_name}: {type(exc).__name__}: {exc}")
-        return forward.failure
-    finally:
-        native.site = outer
+def install(current_caller: int) -> None:
+    """The C core is up: sites captured during a call from C are that call's C caller.
+
+    ``current_caller`` is the address of the core's ``uintptr_t (void)`` that returns the running
+    call's caller (0 outside a call). It is read only when a site is captured with no Python frame
+    above the library's — a call that came from C; a call from Python through ctypes has Python
+    frames above, and those stay the site.
+    """
+    read = ctypes.CFUNCTYPE(ctypes.c_size_t)(current_caller)
+
+    def native_site() -> tracking.Site | None:
+        caller = read()
+        return NativeSite(caller) if caller else None
+
+    tracking.NATIVE_SITE = native_site
 
 
 def at_exit() -> None:

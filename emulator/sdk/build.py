@@ -43,6 +43,10 @@ class SdkError(RuntimeError):
     """The SDK cannot be built here; the message is the one sentence the user needs."""
 
 
+class SdkBuildFailed(SdkError):
+    """The compiler refused the SDK's own sources: a bug of the emulator, not of the machine."""
+
+
 @dataclass(frozen=True)
 class Sdk:
     prefix: Path
@@ -116,7 +120,7 @@ def _compiler() -> str:
 def _compile(cc: str, args: list[str]) -> None:
     done = subprocess.run([cc, *args], capture_output=True, text=True)
     if done.returncode != 0:
-        raise SdkError(f"building the SDK failed: {' '.join([cc, *args])}\n{done.stderr}")
+        raise SdkBuildFailed(f"building the SDK failed: {' '.join([cc, *args])}\n{done.stderr}")
 
 
 def build(prefix: Path | None = None, *, force: bool = False) -> Sdk:

@@ -18,10 +18,23 @@
 #include <stdlib.h>
 
 static pthread_once_t opbase_emu_once = PTHREAD_ONCE_INIT;
-static PyObject *opbase_emu_bridge_call = NULL; /* emulator.sdk.bridge.call */
+static PyObject *opbase_emu_bridge_entry = NULL; /* emulator.sdk.bridge.entry */
 static PyObject *opbase_emu_bridge_exit = NULL; /* emulator.sdk.bridge.at_exit */
 static int opbase_emu_ready = 0;
 static int opbase_emu_owner = 0; /* this library started the interpreter */
+
+/* The C caller of the call this thread is running (a forwarder's return address): the site of
+ * whatever the call creates or misuses. Kept in C so that a call pays one store for it; the bridge
+ * reads it (opbase_emu_current_caller) only when a site is captured. */
+static __thread void *opbase_emu_caller = NULL;
+
+void *opbase_emu_set_caller(void *caller) {
+    void *outer = opbase_emu_caller;
+    opbase_emu_caller = caller;
+    return outer;
+}
+
+static uintptr_t opbase_emu_current_caller(void) { return (uintptr_t)opbase_emu_caller; }
 
 static void opbase_emu_fail(const char *why) {
     fprintf(stderr, "opbase-emu: the emulator cannot start (%s); every call returns its failure status\n", why);
@@ -56,10 +69,17 @@ static int opbase_emu_import(void) {
         PyErr_Print();
         return 0;
     }
-    opbase_emu_bridge_call = PyObject_GetAttrString(module, "call");
+    opbase_emu_bridge_entry = PyObject_GetAttrString(module, "entry");
     opbase_emu_bridge_exit = PyObject_GetAttrString(module, "at_exit");
+    PyObject *installed = PyObject_CallMethod(module, "install", "K",
+                                              (unsigned long long)(uintptr_t)&opbase_emu_current_caller);
     Py_DECREF(module);
-    return opbase_emu_bridge_call != NULL && opbase_emu_bridge_exit != NULL;
+    if (installed == NULL) {
+        PyErr_Print();
+        return 0;
+    }
+    Py_DECREF(installed);
+    return opbase_emu_bridge_entry != NULL && opbase_emu_bridge_exit != NULL;
 }
 
 static void opbase_emu_start(void) {
@@ -132,24 +152,81 @@ int opbase_emu_enter(PyGILState_STATE *gil) {
 
 void opbase_emu_leave(PyGILState_STATE gil) { PyGILState_Release(gil); }
 
-/* Call the bridge with the C arguments as a tuple of numbers and the caller's return address (the
- * site of the call); the result is a status or an address. */
-long long opbase_emu_invoke(const char *name, PyObject *args, long long failure, void *caller) {
-    if (args == NULL) {
-        PyErr_Print();
-        return failure;
+typedef struct {
+    const char *name;
+    PyObject *fn; /* the bridge's entry for this function, looked up on its first call */
+} opbase_emu_entry;
+
+/* Call one function's entry with its C arguments (n new references in argv, which must have one
+ * free slot before it); the entry returns a status, an address, or (out-values..., status). NULL
+ * when a call could not be made: the error is printed once and the caller returns its failure. */
+PyObject *opbase_emu_run(opbase_emu_entry *entry, PyObject **argv, size_t n) {
+    PyObject *result = NULL;
+    int packed = 1;
+    for (size_t i = 0; i < n; i++) {
+        packed &= argv[i] != NULL;
     }
-    PyObject *result = PyObject_CallFunction(opbase_emu_bridge_call, "sOK", name, args, (unsigned long long)(uintptr_t)caller);
-    Py_DECREF(args);
-    if (result == NULL) { /* the bridge turns every error into a status: this is a bug, said once */
-        PyErr_Print();
-        return failure;
+    if (!packed) {
+        fprintf(stderr, "opbase-emu: %s: an argument could not be passed to Python\n", entry->name);
+        PyErr_Clear();
+    } else {
+        if (entry->fn == NULL) {
+            entry->fn = PyObject_CallFunction(opbase_emu_bridge_entry, "s", entry->name);
+        }
+        if (entry->fn != NULL) {
+            result = PyObject_Vectorcall(entry->fn, argv, n | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        }
+        if (result == NULL) { /* the bridge turns every error into a status: this is a bug, said once */
+            PyErr_Print();
+        }
     }
-    long long value = (long long)PyLong_AsUnsignedLongLongMask(result);
-    Py_DECREF(result);
+    for (size_t i = 0; i < n; i++) {
+        Py_XDECREF(argv[i]);
+    }
+    return result;
+}
+
+/* The status (or address) in an entry's result, which is a number or a tuple ending in one. */
+long long opbase_emu_status(PyObject *result, Py_ssize_t outputs, long long failure) {
+    PyObject *status = result;
+    if (PyTuple_Check(result)) {
+        if (PyTuple_GET_SIZE(result) != outputs + 1) {
+            fprintf(stderr, "opbase-emu: the bridge returned %zd values, not %zd\n", PyTuple_GET_SIZE(result),
+                    outputs + 1);
+            return failure;
+        }
+        status = PyTuple_GET_ITEM(result, outputs);
+    }
+    long long value = (long long)PyLong_AsUnsignedLongLongMask(status);
     if (PyErr_Occurred()) {
         PyErr_Print();
         return failure;
     }
     return value;
+}
+
+/* Out-value i of a result that carries them: an integer, an address (None is NULL) or a float. */
+unsigned long long opbase_emu_out(PyObject *result, Py_ssize_t i) {
+    PyObject *item = PyTuple_GET_ITEM(result, i);
+    return item == Py_None ? 0 : PyLong_AsUnsignedLongLongMask(item);
+}
+
+double opbase_emu_out_real(PyObject *result, Py_ssize_t i) { return PyFloat_AsDouble(PyTuple_GET_ITEM(result, i)); }
+
+/* A C string argument as Python text: bytes that are not UTF-8 survive as the file system does. */
+PyObject *opbase_emu_text(const char *text) {
+    if (text == NULL) {
+        Py_RETURN_NONE;
+    }
+    return PyUnicode_DecodeFSDefault(text);
+}
+
+/* Release a result; a conversion that failed on the way (a bug) turns the status into the failure. */
+long long opbase_emu_done(PyObject *result, long long status, long long failure) {
+    Py_DECREF(result);
+    if (PyErr_Occurred()) {
+        PyErr_Print();
+        return failure;
+    }
+    return status;
 }

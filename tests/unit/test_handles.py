@@ -49,3 +49,34 @@ def test_the_dead_are_forgotten_beyond_the_graveyard(monkeypatch: pytest.MonkeyP
     assert table.get(keys[-1]).alive is False  # the newest dead are remembered
     with pytest.raises(UnknownHandle):
         table.get(keys[0])
+
+
+def test_sweeping_costs_a_constant_per_address_however_many_stay_alive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With many live handles a sweep waits for as many new addresses as the table holds.
+
+    Sweeping every SWEEP_EVERY addresses scanned the whole table each time: a two-phase loop from
+    C (one new executor a call) beside a thousand live tensors paid a thousand-entry scan per
+    SWEEP_EVERY calls.
+    """
+    monkeypatch.setattr(handles, "GRAVEYARD", 8)
+    monkeypatch.setattr(handles, "SWEEP_EVERY", 16)
+    table = HandleTable()
+    live = [Obj() for _ in range(500)]
+    for obj in live:
+        table.address(obj)
+    scanned = 0
+    sweep = table._sweep
+
+    def counting() -> None:
+        nonlocal scanned
+        scanned += len(table)
+        sweep()
+
+    monkeypatch.setattr(table, "_sweep", counting)
+    for _ in range(5000):
+        obj = Obj()
+        table.address(obj)
+        obj.alive = False
+    assert scanned <= 4 * 5000  # a constant per address (every 16: about 160,000)
+    assert len(table) <= 2 * (500 + 8) + 16  # still bounded
+    assert all(table.get(table.address(obj)) is obj for obj in live)
