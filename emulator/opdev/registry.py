@@ -53,8 +53,10 @@ class L2Entry:
 
 
 # Where CANN's header is not the API's own snake-case name: the scalar variants live with their
-# tensor op (aclnnMuls is declared in aclnn_mul.h), and a few names are written as one word.
-SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "SearchSorted": "searchsorted"}
+# tensor op (aclnnMuls is declared in aclnn_mul.h), aclnnLayerNormWithImplMode with aclnnLayerNorm
+# (its official example includes aclnn_layer_norm.h only), and a few names are written as one word.
+SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "SearchSorted": "searchsorted",
+                  "LayerNormWithImplMode": "layer_norm"}  # fmt: skip
 
 
 def header_of(api: str) -> str:

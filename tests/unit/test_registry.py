@@ -107,6 +107,7 @@ def test_face_exports_every_registered_function() -> None:
         ("aclnnReduceSum", "aclnnop/aclnn_reduce_sum.h"),
         ("aclnnBatchMatMul", "aclnnop/aclnn_batch_matmul.h"),
         ("aclnnRmsNorm", "aclnnop/aclnn_rms_norm.h"),
+        ("aclnnLayerNormWithImplMode", "aclnnop/aclnn_layer_norm.h"),
     ],
 )
 def test_header_names_follow_cann(api: str, header: str) -> None:
