@@ -569,8 +569,21 @@ def test_exit_check_in_process_exits_23(emu: process.EmulatedProcess, monkeypatc
     """exit_check ends the process with os._exit(23) when something leaked, and returns when clean."""
     codes: list[int] = []
     monkeypatch.setattr(os, "_exit", codes.append)
+    monkeypatch.delattr(sys, "last_value", raising=False)  # pytest leaves it after an earlier test's failure
     exit_check(emu)
     assert codes == []
     assert acl.rt.set_device(0) == 0
     exit_check(emu)
     assert codes == [23]
+
+
+def test_exit_check_in_process_keeps_the_programs_failure(
+    emu: process.EmulatedProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A program ending with its own non-zero code (noted as sys.exit or the C exit noted it) keeps it: no os._exit."""
+    codes: list[int] = []
+    monkeypatch.setattr(os, "_exit", codes.append)
+    assert acl.rt.set_device(0) == 0
+    emu.exit_status = 4
+    exit_check(emu)
+    assert codes == []
