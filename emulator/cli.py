@@ -3,7 +3,12 @@
 - ``demo`` runs the canonical lifecycle on the simulated NPU with an annotated timeline.
 - ``trace SCRIPT -o trace.json`` runs a script with the lifecycle trace on and writes Chrome Trace
   Event JSON (Perfetto / chrome://tracing), optionally the text timeline and an SVG picture.
-- ``leaks SCRIPT`` runs a script and prints the leak report; exit 0 when clean, 23 when leaked.
+- ``leaks SCRIPT`` runs a script and prints the leak report and the sanitizer reports it made. The
+  exit code is the script's own when it failed; otherwise 23 when anything leaked or was
+  reported; otherwise 0 (one rule, ``emulator.leaks.exit_code``, shared with
+  OPBASE_EMU_LEAK_CHECK=1 and the C SDK).
+- A script that raises is still reported (leaks) or traced (trace): its traceback is printed once,
+  from its own frames, and the tools exit 1 as Python would.
 - Both take a native program built against the SDK (an ELF executable) in place of the script:
   it runs in the SDK's environment with OPBASE_EMU_TRACE / OPBASE_EMU_LEAK_CHECK set, and its
   emulated process writes the trace or prints the report (stderr) itself when it exits.
@@ -20,32 +25,62 @@ import shutil
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
+from types import TracebackType
 
 from emulator import process
 from emulator.config import AclConfig, Settings
 from emulator.demo import run_demo
 from emulator.engine.system import init_system_config
-from emulator.leaks import LEAK_EXIT_CODE, leak_report
+from emulator.leaks import exit_code, exit_status_code, leak_report
 from emulator.plog import configure_logging
 from emulator.trace import start_trace, stop_trace
 from emulator.trace import summary as trace_summary
 
 
 def _run_script(script: str, script_args: Sequence[str]) -> int:
-    """Run a user script as __main__ in this process; its SystemExit code is returned."""
+    """Run a user script as __main__ in this process; the code Python would have exited it with.
+
+    An uncaught exception is printed as Python prints it, from the script's frames down (the
+    tool's own frames are not the user's business), and gives 1; the tool then goes on to write
+    its report or trace, which is when it is needed most.
+    """
     argv = sys.argv
     sys.argv = [script, *script_args]
     sys.path.insert(0, str(Path(script).resolve().parent))
     try:
         runpy.run_path(script, run_name="__main__")
     except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if exc.code is not None and not isinstance(exc.code, int):
+            print(exc.code, file=sys.stderr)  # sys.exit("message"), as Python prints it
+        return exit_status_code(exc.code)
+    except BaseException as exc:  # the script's failure is reported, never the tool's
+        traceback.print_exception(type(exc), exc, _user_frames(exc.__traceback__), file=sys.stderr)
+        return 130 if isinstance(exc, KeyboardInterrupt) else 1
     finally:
         sys.argv = argv
         sys.path.pop(0)
     return 0
+
+
+def _user_frames(tb: TracebackType | None) -> TracebackType | None:
+    """The traceback from the script's first frame: this module's and runpy's frames dropped."""
+    while tb is not None and (
+        tb.tb_frame.f_code.co_filename == __file__ or tb.tb_frame.f_globals.get("__name__") == "runpy"
+    ):
+        tb = tb.tb_next
+    return tb
+
+
+def _missing(tool: str, script: str) -> bool:
+    """Say in one line that ``script`` cannot be run (as Python's own "can't open file" does)."""
+    if os.path.exists(script):
+        return False
+    print(f"opbase-emu {tool}: cannot open {script!r}: no such file or directory", file=sys.stderr)
+    return True
 
 
 def _progress(stop: threading.Event) -> None:
@@ -103,6 +138,8 @@ def cmd_trace(args: argparse.Namespace) -> int:
             switches["OPBASE_EMU_TRACE_SVG"] = str(Path(args.svg).resolve())
         code = _run_native("trace", native, args.args, switches)
         return 127 if code is None else _signal_code(code)
+    if _missing("trace", args.script):
+        return 2
     tracer = start_trace()
     stop = threading.Event()
     if args.progress:
@@ -112,29 +149,35 @@ def cmd_trace(args: argparse.Namespace) -> int:
     finally:
         stop.set()
         stop_trace()
-    tracer.write_chrome(args.output)
+    try:
+        tracer.write_chrome(args.output)
+        if args.text:
+            Path(args.text).write_text(tracer.text() + "\n")
+        if args.svg:
+            Path(args.svg).write_text(tracer.svg())
+    except OSError as exc:
+        print(f"opbase-emu trace: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return code or 1
     print(trace_summary(tracer, args.output), file=sys.stderr)
-    if args.text:
-        Path(args.text).write_text(tracer.text() + "\n")
-    if args.svg:
-        Path(args.svg).write_text(tracer.svg())
     return code
 
 
 def cmd_leaks(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     native = _native(args.script)
-    if native is not None:  # the program's process prints the report on stderr and exits 23 on a leak
+    if native is not None:  # the program's process prints the report and applies exit_code's rule itself
         code = _run_native("leaks", native, args.args, {"OPBASE_EMU_LEAK_CHECK": "1"})
         if code is None:
             return 127
         print(f"(program exit code {code}, {time.perf_counter() - started:.2f} s)", file=sys.stderr)
-        return LEAK_EXIT_CODE if code == LEAK_EXIT_CODE else 0 if code >= 0 else _signal_code(code)
+        return _signal_code(code)
+    if _missing("leaks", args.script):
+        return 2
     code = _run_script(args.script, args.args)
     report = leak_report(at_exit=True)  # the script has ended: a cache still alive means aclnnFinalize never ran
     print(report.render())
     print(f"(script exit code {code}, {time.perf_counter() - started:.2f} s)", file=sys.stderr)
-    return LEAK_EXIT_CODE if report else 0
+    return exit_code(code, report)
 
 
 def cmd_config_check(args: argparse.Namespace) -> int:
@@ -204,6 +247,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="opbase-emu", description="CANN opbase / ACL runtime emulator")
+    parser.add_argument("--version", action="version", version=f"opbase-emu {_version()}")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("demo", help="run the lifecycle on the simulated NPU and show what each step does")
     trace = commands.add_parser("trace", help="run a script or program and write its lifecycle as a Chrome trace")
@@ -212,7 +256,9 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--text", help="also write the text timeline to this file")
     trace.add_argument("--svg", help="also write an SVG picture of the lanes to this file")
     trace.add_argument("--progress", action="store_true", help="print a call counter while the script runs")
-    leaks = commands.add_parser("leaks", help="run a script or program and report what it left alive (exit 23 if any)")
+    leaks = commands.add_parser(
+        "leaks", help="run a script or program and report what it left alive and misused (exit 23 if any)"
+    )
     leaks.add_argument("script")
     sdk = commands.add_parser("sdk", help="write the C/C++ SDK (headers, libraries, set_env.sh) and print its path")
     sdk.add_argument("--prefix", help="where to write it (default: a per-user cache keyed on version and table)")
@@ -226,7 +272,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _version() -> str:
+    try:
+        return metadata.version("opbase-emulator")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """The tool; a reader that closes the pipe early (``opbase-emu demo | head``) ends it quietly, as a shell tool."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would report the failed flush again at exit: point stdout at /dev/null first
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 128 + 13  # killed by SIGPIPE, as a shell reports it
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args, rest = build_parser().parse_known_args(argv)
     if rest and args.command not in ("trace", "leaks", "run"):
         build_parser().error(f"unrecognized arguments: {' '.join(rest)}")

@@ -8,6 +8,10 @@ tasks, which aclnnFinalize frees) are counted apart while the program runs; in t
 program end they are leaks, since aclnnFinalize never ran. Suppressions
 come from a file of patterns (``leak:<glob>`` matched against each stack frame ``file:line in
 function``, or ``kind:<kind>``), and are counted in the summary.
+
+The report at program end also counts the sanitizer reports (undefined uses, races, out-of-bounds
+and uninitialised reads) the process made, and ``exit_code`` is the one rule every leak check
+(``opbase-emu leaks``, ``OPBASE_EMU_LEAK_CHECK=1``, a C program's exit) ends a program with.
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ import fnmatch
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 import structlog
 
 from emulator import process
+from emulator.diagnostics import Diagnostic
 from emulator.process import EmulatedProcess
 from emulator.tracking import CACHE_KINDS, Resource, ResourceKind
 
@@ -89,6 +95,9 @@ class LeakReport:
     suppressed: list[Resource] = field(default_factory=list)
     caches: list[Resource] = field(default_factory=list)
     created: int = 0
+    # the sanitizer reports the process made (filled for the report at program end)
+    reports: list[Diagnostic] = field(default_factory=list)
+    tracking: bool = True  # False under OPBASE_EMU_TRACKING=0: nothing was registered, so nothing can be said
 
     @property
     def leaked(self) -> list[Resource]:
@@ -98,12 +107,20 @@ class LeakReport:
         return bool(self.leaked)
 
     @property
+    def failed(self) -> bool:
+        """Something leaked or a sanitizer report was made: what fails a run."""
+        return bool(self.leaked or self.reports)
+
+    @property
     def device_bytes(self) -> int:
         return sum(r.size or 0 for r in self.leaked if r.kind is ResourceKind.DEVICE_MEMORY)
 
     def summary(self) -> str:
-        if not self.leaked:
-            text = f"SUMMARY: opbase-emu: no leaks ({self.created} resources created, all released)"
+        if not self.tracking:
+            text = "SUMMARY: opbase-emu: tracking is off (OPBASE_EMU_TRACKING=0): nothing was recorded, leaks unknown"
+        elif not self.leaked:
+            noun = "no leaks" if not self.reports else "0 leaks"
+            text = f"SUMMARY: opbase-emu: {noun} ({self.created} resources created, all released)"
         else:
             text = (
                 f"SUMMARY: opbase-emu: {len(self.leaked)} resource(s) leaked "
@@ -112,10 +129,15 @@ class LeakReport:
             )
         if self.suppressed:
             text += f"; {len(self.suppressed)} suppressed"
+        if self.reports:
+            text += f"; {len(self.reports)} sanitizer report(s)"
         return text
 
     def render(self) -> str:
         lines: list[str] = []
+        if self.reports:
+            lines.append(f"==opbase-emu== ERROR: {len(self.reports)} sanitizer report(s), undefined on a card:")
+            lines.extend(f"  {report}" for report in self.reports)
         if self.leaked:
             lines.append("==opbase-emu== ERROR: LeakSanitizer-style report: resources still alive")
         for layer, kinds in LAYERS.items():
@@ -156,12 +178,15 @@ def leak_report(
     """What is alive now (ignoring what was alive in ``since``), sorted into direct, indirect, suppressed.
 
     ``at_exit``: the report at program end, when caches still alive mean aclnnFinalize never ran,
-    so they are leaks too; before it they are counted in ``caches``.
+    so they are leaks too (before it they are counted in ``caches``), and every sanitizer report
+    the process made is part of it.
     """
     proc = proc or process.current()
     baseline = set(since)
     rules = suppressions if suppressions is not None else Suppressions.from_file(proc.settings.suppressions)
-    report = LeakReport(created=sum(proc.registry.created.values()))
+    report = LeakReport(created=sum(proc.registry.created.values()), tracking=proc.registry.enabled)
+    if at_exit:
+        report.reports = list(proc.diagnostics)
     live = [r for r in proc.registry.live() if (r.kind, r.key) not in baseline]
     live_keys = {(r.kind, r.key) for r in live}
     suppressed = {(r.kind, r.key) for r in live if rules.matches(r)}
@@ -207,14 +232,68 @@ def warn_at(stage: str, proc: EmulatedProcess | None = None) -> int:
     return len(alive)
 
 
+def exit_code(program: int, report: LeakReport) -> int:
+    """The one exit-code rule of every leak check: ``opbase-emu leaks``, OPBASE_EMU_LEAK_CHECK=1, a C program's exit.
+
+    The program's own failure says more than ours, so its non-zero code wins; otherwise a leak or
+    a sanitizer report ends the run with 23 (a code of its own, as LeakSanitizer's exitcode, so
+    CI tells it apart); otherwise 0.
+    """
+    if program != 0:
+        return program
+    return LEAK_EXIT_CODE if report.failed else 0
+
+
+def exit_status_code(status: object) -> int:
+    """The exit code Python gives a ``sys.exit(status)`` (None is 0, an int itself, anything else 1)."""
+    if status is None:
+        return 0
+    return status if isinstance(status, int) else 1
+
+
+def program_exit_code(proc: EmulatedProcess) -> int:
+    """What the ending program exits with on its own: the C exit status, sys.exit's, 1 after an uncaught exception."""
+    import sys
+
+    if proc.exit_status is not None:
+        return proc.exit_status
+    return 1 if getattr(sys, "last_value", None) is not None else 0
+
+
+def install_exit_check(proc: EmulatedProcess) -> None:
+    """Arrange the OPBASE_EMU_LEAK_CHECK=1 report at exit, and note the code the program exits with.
+
+    Python does not tell an atexit function the code the program is exiting with, so ``sys.exit``
+    is wrapped to note it (a C program's exit status comes from the SDK's exit hook; an uncaught
+    exception leaves ``sys.last_value``).
+    """
+    import atexit
+    import sys
+
+    original = sys.exit
+
+    def noting_exit(status: str | int | None = None, /) -> NoReturn:
+        proc.exit_status = exit_status_code(status)
+        original(status)
+
+    sys.exit = noting_exit
+    atexit.register(exit_check, proc)
+
+
 def exit_check(proc: EmulatedProcess) -> None:
-    """The OPBASE_EMU_LEAK_CHECK=1 hook: print the report at exit; a leak ends the process with code 23."""
+    """The OPBASE_EMU_LEAK_CHECK=1 hook: print the report at exit; end the process by ``exit_code``'s rule.
+
+    The process is ended with ``os._exit`` only when the rule changes its code (a clean exit of a
+    program that leaked or was reported becomes 23); otherwise it exits as it would have.
+    """
     import os
     import sys
 
     report = leak_report(proc, at_exit=True)
     print(report.render(), file=sys.stderr)
-    if report:
+    program = program_exit_code(proc)
+    code = exit_code(program, report)
+    if code != program:
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(LEAK_EXIT_CODE)
+        os._exit(code)

@@ -55,6 +55,7 @@ class EmulatedProcess:
         self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
         self.c_handles = HandleTable()  # the addresses the C layer hands out for Python objects
         self.diagnostics = Diagnostics(strict=self.settings.strict)
+        self.exit_status: int | None = None  # the code the program is exiting with, once it is ending
         # The op provider seam: None runs ops on the emulated engine; the ascend backend calls the real
         # libopapi / libnnopbase through ctypes (emulator.provider), opened on its first call.
         self.op_provider: NativeOps | None = None
@@ -111,11 +112,9 @@ def current() -> EmulatedProcess:
             if _current is None:
                 _current = EmulatedProcess()
                 if _current.settings.leak_check_at_exit:
-                    import atexit
+                    from emulator.leaks import install_exit_check  # leaks reads the process: imported when asked
 
-                    from emulator.leaks import exit_check  # leaks reads the process: imported only when asked
-
-                    atexit.register(exit_check, _current)
+                    install_exit_check(_current)
                 if _current.settings.trace_path is not None:
                     import atexit
 

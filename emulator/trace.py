@@ -22,12 +22,11 @@ import structlog
 
 from emulator import process
 from emulator.process import EmulatedProcess
+from emulator.trace_lanes import DEVICE_PID_BASE, HOST_PID, Lanes, device_name
+from emulator.trace_svg import render_svg
 from emulator.tracking import Resource, ResourceKind
 
 log = structlog.get_logger(logger_name="emulator.trace")
-
-HOST_PID = 1
-DEVICE_PID_BASE = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +49,7 @@ class Tracer:
         self.t0 = time.perf_counter()
         self.lock = threading.Lock()
         self._attached: set[int] = set()
+        self.main_thread = threading.main_thread().native_id or 0
 
     def now_us(self) -> float:
         return (time.perf_counter() - self.t0) * 1e6
@@ -97,38 +97,37 @@ class Tracer:
             device_id = device.device_id
             if not device.caps.supports_task_listeners:
                 text = f"device {device_id}: {type(device).__name__} does not report device tasks; no stream lanes"
-                self._add(Event("note", text, self.now_us(), device=device_id))
+                self._add(Event("note", text, self.now_us(), thread=threading.get_native_id(), device=device_id))
                 log.warning("trace.device_tasks_unobservable", device=device_id, backend=type(device).__name__)
                 continue
             device.add_task_listener(functools.partial(self.task, device_id))
 
     # -- views ------------------------------------------------------------------------------
+    def lanes(self) -> Lanes:
+        return Lanes.of(self.events, self.main_thread)
+
     def chrome(self) -> dict[str, Any]:
-        """Chrome Trace Event JSON: ph X for calls and tasks, ph C for the memory counter, ph M names."""
-        out: list[dict[str, Any]] = [
-            {"name": "process_name", "ph": "M", "pid": HOST_PID, "tid": 0, "args": {"name": "host (API calls)"}}
-        ]
-        named: set[tuple[int, int]] = set()
+        """Chrome Trace Event JSON: ph X for calls and tasks, ph C for the memory counter, ph M names and order.
+
+        Every lane's tid is small (``emulator.trace_lanes``), so Perfetto keeps the streams apart.
+        """
+        lanes = self.lanes()
+        out = _metadata(lanes)
         for ev in self.events:
-            if ev.kind == "api":
-                out.append({"name": ev.name, "ph": "X", "ts": ev.ts_us, "dur": max(ev.dur_us, 0.1), "pid": HOST_PID,
-                            "tid": ev.thread, "cat": "api", "args": {**ev.args, "status": ev.status}})  # fmt: skip
-            elif ev.kind == "task":
-                pid = DEVICE_PID_BASE + ev.device
-                if (pid, ev.stream) not in named:
-                    named.add((pid, ev.stream))
-                    out.append({"name": "process_name", "ph": "M", "pid": pid, "tid": 0,
-                                "args": {"name": f"device {ev.device}"}})  # fmt: skip
-                    out.append({"name": "thread_name", "ph": "M", "pid": pid, "tid": ev.stream,
-                                "args": {"name": f"stream {ev.stream:#x}"}})  # fmt: skip
-                out.append({"name": ev.name, "ph": "X", "ts": ev.ts_us, "dur": max(ev.dur_us, 0.1), "pid": pid,
-                            "tid": ev.stream, "cat": "task", "args": ev.args})  # fmt: skip
-            elif ev.kind == "counter":
+            if ev.kind == "counter":
                 out.append({"name": ev.name, "ph": "C", "ts": ev.ts_us, "pid": DEVICE_PID_BASE + ev.device,
                             "args": ev.args})  # fmt: skip
+                continue
+            lane = lanes.of_event(ev)
+            if ev.kind == "api":
+                out.append({"name": ev.name, "ph": "X", "ts": ev.ts_us, "dur": max(ev.dur_us, 0.1), "pid": lane.pid,
+                            "tid": lane.tid, "cat": "api", "args": {**ev.args, "status": ev.status}})  # fmt: skip
+            elif ev.kind == "task":
+                out.append({"name": ev.name, "ph": "X", "ts": ev.ts_us, "dur": max(ev.dur_us, 0.1), "pid": lane.pid,
+                            "tid": lane.tid, "cat": "task", "args": ev.args})  # fmt: skip
             else:
                 args = {k: v if isinstance(v, str | int | float | None) else str(v) for k, v in ev.args.items()}
-                out.append({"name": ev.name, "ph": "i", "s": "t", "ts": ev.ts_us, "pid": HOST_PID, "tid": ev.thread,
+                out.append({"name": ev.name, "ph": "i", "s": "t", "ts": ev.ts_us, "pid": lane.pid, "tid": lane.tid,
                             "cat": ev.kind, "args": args})  # fmt: skip
         return {"traceEvents": out, "displayTimeUnit": "ms", "otherData": {"tool": "opbase-emu"}}
 
@@ -149,43 +148,31 @@ class Tracer:
                 lines.append(f"{stamp}  note: {ev.name}")
         return "\n".join(lines)
 
-    def svg(self, width: int = 1000) -> str:
-        """The host and stream lanes as an SVG picture (calls in blue, device tasks in orange)."""
-        spans = [e for e in self.events if e.kind in ("api", "task")]
-        if not spans:
-            return '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
-        origin = min(e.ts_us for e in spans)
-        end = max(e.ts_us + max(e.dur_us, 1.0) for e in spans) - origin or 1.0
-        lanes: list[tuple[str, int, int]] = []
-        for e in spans:
-            key = ("host", e.thread, 0) if e.kind == "api" else ("device", e.device, e.stream)
-            if key not in lanes:
-                lanes.append(key)
-        height, left = 28, 170
-        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height * len(lanes) + 30}" '
-                 'font-family="monospace" font-size="11">']  # fmt: skip
-        scale = (width - left - 10) / end
-        for i, (kind, a, b) in enumerate(lanes):
-            y = 10 + i * height
-            label = f"host thread {a}" if kind == "host" else f"dev {a} stream {b:#x}"
-            parts.append(f'<text x="4" y="{y + 16}">{label}</text>')
-        for e in spans:
-            key = ("host", e.thread, 0) if e.kind == "api" else ("device", e.device, e.stream)
-            y = 10 + lanes.index(key) * height
-            x = left + (e.ts_us - origin) * scale
-            w = max(max(e.dur_us, 1.0) * scale, 1.5)
-            color = "#4a7fd4" if e.kind == "api" else "#e8902c"
-            parts.append(f'<rect x="{x:.1f}" y="{y + 4}" width="{w:.1f}" height="{height - 8}" fill="{color}">'
-                         f"<title>{e.name}</title></rect>")  # fmt: skip
-        legend = "blue: API calls on the host thread; orange: tasks as the device ran them"
-        caption = f"0 .. {end / 1000:.2f} ms (host clock); {legend}"
-        parts.append(f'<text x="{left}" y="{height * len(lanes) + 24}">{caption}</text>')
-        parts.append("</svg>")
-        return "\n".join(parts)
+    def svg(self) -> str:
+        """The same lanes as an SVG picture (``emulator.trace_svg``)."""
+        return render_svg(self.events, self.lanes())
 
     def write_chrome(self, path: str) -> None:
         with open(path, "w", encoding="utf-8") as f:
             json.dump(self.chrome(), f)
+
+
+def _metadata(lanes: Lanes) -> list[dict[str, Any]]:
+    """Names and sort indexes: the host process first, then each device; in each, lanes by their number."""
+
+    def meta(event: str, pid: int, tid: int, /, **args: object) -> dict[str, Any]:
+        return {"name": event, "ph": "M", "pid": pid, "tid": tid, "args": args}
+
+    out = [meta("process_name", HOST_PID, 0, name="host (API calls)"), meta("process_sort_index", HOST_PID, 0,
+                                                                           sort_index=0)]  # fmt: skip
+    for device in lanes.devices:
+        pid = DEVICE_PID_BASE + device
+        out += [meta("process_name", pid, 0, name=device_name(device)), meta("process_sort_index", pid, 0,
+                                                                            sort_index=1 + device)]  # fmt: skip
+    for lane in lanes.ordered():
+        out += [meta("thread_name", lane.pid, lane.tid, name=lane.name),
+                meta("thread_sort_index", lane.pid, lane.tid, sort_index=lane.tid)]  # fmt: skip
+    return out
 
 
 def _short(value: Any) -> str:

@@ -242,8 +242,13 @@ def install(current_caller: int) -> None:
     tracking.NATIVE_SITE = native_site
 
 
-def at_exit() -> None:
-    """The C program is ending: run the emulator's exit work (leak check, trace flush)."""
+def at_exit(status: int = 0) -> None:
+    """The C program is ending with ``status`` (what it passed to exit or returned from main).
+
+    The status is noted first, so that the leak check keeps a program's own failure code (the one
+    exit-code rule); then the emulator's exit work runs (leak check, trace flush).
+    """
     import atexit
 
+    process.current().exit_status = status
     atexit._run_exitfuncs()

@@ -40,12 +40,15 @@ static void opbase_emu_fail(const char *why) {
     fprintf(stderr, "opbase-emu: the emulator cannot start (%s); every call returns its failure status\n", why);
 }
 
-static void opbase_emu_at_exit(void) {
+/* Registered with glibc's on_exit rather than atexit: the exit work needs the program's own exit
+ * status, so that a failing program keeps its code when the leak check runs. */
+static void opbase_emu_at_exit(int status, void *unused) {
+    (void)unused;
     if (!opbase_emu_ready || opbase_emu_bridge_exit == NULL) {
         return;
     }
     PyGILState_STATE gil = PyGILState_Ensure();
-    PyObject *result = PyObject_CallNoArgs(opbase_emu_bridge_exit);
+    PyObject *result = PyObject_CallFunction(opbase_emu_bridge_exit, "i", status);
     if (result == NULL) {
         PyErr_Print();
     }
@@ -104,7 +107,7 @@ static void opbase_emu_start(void) {
         opbase_emu_ready = ok;
         PyEval_SaveThread(); /* other threads may now take the GIL */
         if (ok) {
-            atexit(opbase_emu_at_exit);
+            on_exit(opbase_emu_at_exit, NULL);
         }
         return;
     }

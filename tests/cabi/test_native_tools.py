@@ -15,16 +15,18 @@ from conftest import HERE, compile_program, environment
 from emulator.sdk.build import Sdk, fingerprint
 
 LEAKY = r"""
+#include <string.h>
 #include "acl/acl.h"
 int main(int argc, char **argv) {
+    int fail = argc > 1 && strcmp(argv[1], "fail") == 0;
     void *p = 0;
     aclInit(0);
     aclrtSetDevice(0);
     aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST); /* LEAK */
-    if (argc > 1) aclrtFree(p);                       /* any argument: no leak */
+    if (argc > 1 && !fail) aclrtFree(p);              /* any argument but "fail": no leak */
     aclrtResetDevice(0);
     aclFinalize();
-    return 0;
+    return fail ? 3 : 0;                              /* "fail": the program's own failure, and the leak */
 }
 """
 
@@ -71,6 +73,16 @@ def test_leaks_on_a_clean_native_program_exits_0(leaky: Path, cli_env: dict[str,
     done = opbase_emu(cli_env, "leaks", str(leaky), "free")
     assert done.returncode == 0, done.stderr
     assert "SUMMARY: opbase-emu: no leaks" in done.stderr
+
+
+def test_a_failing_native_programs_own_code_wins_over_the_leak(leaky: Path, cli_env: dict[str, str]) -> None:
+    """The one exit-code rule at a C program's exit: it returned 3 and leaked; the leak is reported, the exit is 3."""
+    done = opbase_emu(cli_env, "leaks", str(leaky), "fail")
+    assert done.returncode == 3, done.stderr
+    assert "Direct leak of device memory 4096 byte(s)" in done.stderr
+    assert "(program exit code 3" in done.stderr
+    done = opbase_emu({**cli_env, "OPBASE_EMU_LEAK_CHECK": "1"}, "run", str(leaky), "fail")
+    assert done.returncode == 3, done.stderr
 
 
 def test_run_passes_arguments_and_the_exit_code(leaky: Path, cli_env: dict[str, str]) -> None:

@@ -473,7 +473,7 @@ def test_warn_at_is_silent_when_nothing_is_alive(emu: process.EmulatedProcess) -
 
 # -- tracking off --------------------------------------------------------------------------------
 def test_tracking_off_registers_nothing(tmp_path: Path) -> None:
-    """Settings(tracking=False): the calls still work, but nothing is registered and nothing is reported."""
+    """Settings(tracking=False): the calls still work, nothing is registered, and the report says tracking is off."""
     with process.fresh(Settings(tracking=False, log_dir=tmp_path)) as proc:
         assert acl.rt.set_device(0) == 0
         ptr, ret = acl.rt.malloc(64, 0)
@@ -485,7 +485,8 @@ def test_tracking_off_registers_nothing(tmp_path: Path) -> None:
         assert sum(proc.registry.created.values()) == 0
         report = leak_report(proc)
         assert not report
-        assert report.summary() == "SUMMARY: opbase-emu: no leaks (0 resources created, all released)"
+        expected = "SUMMARY: opbase-emu: tracking is off (OPBASE_EMU_TRACKING=0): nothing was recorded, leaks unknown"
+        assert report.summary() == expected  # never "no leaks" when nothing could be seen
         assert warn_at("aclFinalize", proc) == 0
 
 
@@ -568,8 +569,21 @@ def test_exit_check_in_process_exits_23(emu: process.EmulatedProcess, monkeypatc
     """exit_check ends the process with os._exit(23) when something leaked, and returns when clean."""
     codes: list[int] = []
     monkeypatch.setattr(os, "_exit", codes.append)
+    monkeypatch.delattr(sys, "last_value", raising=False)  # pytest leaves it after an earlier test's failure
     exit_check(emu)
     assert codes == []
     assert acl.rt.set_device(0) == 0
     exit_check(emu)
     assert codes == [23]
+
+
+def test_exit_check_in_process_keeps_the_programs_failure(
+    emu: process.EmulatedProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A program ending with its own non-zero code (noted as sys.exit or the C exit noted it) keeps it: no os._exit."""
+    codes: list[int] = []
+    monkeypatch.setattr(os, "_exit", codes.append)
+    assert acl.rt.set_device(0) == 0
+    emu.exit_status = 4
+    exit_check(emu)
+    assert codes == []

@@ -195,11 +195,12 @@ def test_chrome_trace_is_trace_event_json(chrome: dict[str, Any]) -> None:
 
 
 def test_chrome_trace_names_processes_and_threads(chrome: dict[str, Any], stream: int) -> None:
-    """Metadata events name the host process, the device process and the stream lane."""
-    meta = [(e["name"], e["pid"], e["tid"], e["args"]["name"]) for e in chrome["traceEvents"] if e["ph"] == "M"]
+    """Metadata events name the host process and its main thread, the device process and the stream lane (tid 1)."""
+    meta = [(e["name"], e["pid"], e["tid"], e["args"].get("name")) for e in chrome["traceEvents"] if e["ph"] == "M"]
     assert ("process_name", 1, 0, "host (API calls)") in meta
     assert ("process_name", 100, 0, "device 0") in meta
-    assert ("thread_name", 100, stream, f"stream {stream:#x}") in meta
+    assert ("thread_name", 100, 1, f"stream {stream:#x}") in meta
+    assert any(m[:3] == ("thread_name", 1, 1) and str(m[3]).startswith("main thread (tid ") for m in meta), meta
 
 
 def test_chrome_trace_has_the_two_phase_calls_with_status(chrome: dict[str, Any], stream: int) -> None:
@@ -220,7 +221,7 @@ def test_chrome_trace_puts_device_tasks_on_the_stream_lane(chrome: dict[str, Any
     tasks = [e for e in chrome["traceEvents"] if e.get("cat") == "task"]
     assert len(tasks) == 1
     (task,) = tasks
-    assert (task["ph"], task["pid"], task["tid"]) == ("X", 100, stream)
+    assert (task["ph"], task["pid"], task["tid"]) == ("X", 100, 1)  # the lane named f"stream {stream:#x}"
     assert task["name"].startswith("kernel ")
     assert task["args"]["simulated_start_us"] >= 0
 
@@ -254,15 +255,15 @@ def test_text_timeline_lists_calls_in_order_with_resources(cli: Runs, stream: in
 
 
 def test_svg_is_well_formed_with_lanes(cli: Runs, chrome: dict[str, Any], stream: int) -> None:
-    """The SVG parses as XML and draws one rectangle per call or task, in a host lane and the stream lane."""
+    """The SVG parses as XML and draws one rectangle per call or task, in the main thread's lane and the stream's."""
     root = ET.fromstring((cli.tmp / "trace.svg").read_text())
     assert root.tag == f"{SVG_NS}svg"
-    rects = root.findall(f"{SVG_NS}rect")
+    rects = root.findall(f"{SVG_NS}g[@id='spans']/{SVG_NS}rect")
     assert len(rects) == sum(1 for e in chrome["traceEvents"] if e["ph"] == "X")
-    titles = [r.findtext(f"{SVG_NS}title") for r in rects]
-    assert "aclnnAdd" in titles and any(t and t.startswith("kernel ") for t in titles)
-    labels = [t.text or "" for t in root.findall(f"{SVG_NS}text")]
-    assert any(label.startswith("host thread ") for label in labels)
+    titles = [r.findtext(f"{SVG_NS}title") or "" for r in rects]
+    assert any(t.startswith("aclnnAdd (") for t in titles) and any(t.startswith("kernel ") for t in titles)
+    labels = [t.text or "" for t in root.findall(f"{SVG_NS}g[@id='lanes']/{SVG_NS}text")]
+    assert labels[0].startswith("main thread (tid ")
     assert f"dev 0 stream {stream:#x}" in labels
 
 
@@ -270,20 +271,35 @@ def test_svg_is_well_formed_with_lanes(cli: Runs, chrome: dict[str, Any], stream
 @pytest.mark.parametrize(
     ("name", "code"),
     [
-        ("destroy_list_member", 0),
+        ("destroy_list_member", 23),
         ("forget_aclnn_finalize", 23),
         ("leak_workspace", 23),
-        ("read_before_sync", 0),
-        ("reuse_executor", 0),
+        ("reuse_executor", 23),
     ],
 )
 def test_leaks_exit_code_on_mistakes(cli: Runs, name: str, code: int) -> None:
-    """opbase-emu leaks exits 23 for the two leaking examples and 0 for the other three."""
+    """opbase-emu leaks exits 23 for the two leaking examples and for the two whose undefined use was reported."""
     run = cli[name]
     assert run.returncode == code, run.stdout + run.stderr
     assert "(script exit code 0, " in run.stderr
-    if code == 0:
-        assert re.search(r"^SUMMARY: opbase-emu: no leaks \(\d+ resources created, all released\)$", run.stdout, re.M)
+
+
+def test_leaks_counts_sanitizer_reports_instead_of_saying_no_leaks(cli: Runs) -> None:
+    """A double destroy leaks nothing, yet the summary does not say "no leaks": it counts the report listed above."""
+    out = cli["destroy_list_member"].stdout
+    assert "no leaks" not in out
+    summary = "SUMMARY: opbase-emu: 0 leaks (3 resources created, all released); 1 sanitizer report(s)"
+    assert out.rstrip().endswith(summary), out
+    header = "==opbase-emu== ERROR: 1 sanitizer report(s), undefined on a card:"
+    assert f"{header}\n  aclDestroyTensor: double destroy" in out
+
+
+def test_leaks_exit_code_follows_the_summary_for_read_before_sync(cli: Runs) -> None:
+    """read_before_sync leaks nothing: it exits 23 exactly when its race was counted as a sanitizer report."""
+    run = cli["read_before_sync"]
+    (summary,) = [line for line in run.stdout.splitlines() if line.startswith("SUMMARY: ")]
+    assert re.match(r"SUMMARY: opbase-emu: (no|0) leaks \(\d+ resources created, all released\)", summary), summary
+    assert run.returncode == (23 if "sanitizer report" in summary else 0), run.stdout + run.stderr
 
 
 def test_leaks_report_for_leak_workspace(cli: Runs) -> None:
@@ -316,7 +332,6 @@ def test_double_destroy_names_creation_and_destruction(cli: Runs) -> None:
         r"; destroyed at examples/mistakes/destroy_list_member\.py:14",
         out,
     ), out
-    assert "SUMMARY: opbase-emu: no leaks (3 resources created, all released)" in out
 
 
 def test_reused_executor_is_refused(cli: Runs) -> None:
