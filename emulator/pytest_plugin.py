@@ -100,6 +100,10 @@ class _Watch:
         return leaks, reports
 
 
+UNTRACKED = (
+    "opbase-emu: resource tracking is off (OPBASE_EMU_TRACKING=0) in a process this test used, "
+    "so its leaks cannot be checked; sanitizer reports still are"
+)
 OUTER = pytest.StashKey[_Outer]()
 WATCH = pytest.StashKey[_Watch]()  # on the config while a checked test runs
 
@@ -231,6 +235,8 @@ def _judge(item: pytest.Item, watch: _Watch, reports: list[pytest.TestReport]) -
     call = next((r for r in reports if r.when == "call"), None)
     if call is None:
         return
+    if any(not seen.proc.registry.enabled for seen in watch.seen.values()):
+        item.warn(pytest.PytestWarning(UNTRACKED))
     teardown_passed = all(r.passed for r in reports if r.when == "teardown")
     leaks, diagnostics = watch.verdict()
     if not teardown_passed:

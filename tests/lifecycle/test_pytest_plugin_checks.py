@@ -174,6 +174,25 @@ def test_neither_marked_nor_requesting(npu_process):
 """
 )
 
+UNTRACKED = (
+    COMMON
+    + """
+KEEP = []
+
+
+@pytest.fixture
+def untracked(monkeypatch):
+    monkeypatch.setenv("OPBASE_EMU_TRACKING", "0")
+    with process.fresh() as proc:
+        yield proc
+
+
+@pytest.mark.no_leaks
+def test_leaks_untracked(untracked):
+    KEEP.append(_tensor())
+"""
+)
+
 XDIST = (
     COMMON
     + """
@@ -290,6 +309,14 @@ def test_requesting_leak_check_turns_the_check_on(pytester: pytest.Pytester) -> 
     result.assert_outcomes(passed=2, failed=1)
     assert "FAILED test_alone.py::test_requests_leak_check_and_leaks" in result.stdout.str()
     result.stdout.fnmatch_lines([f"    #1 *test_alone.py:{_line(path, 'ALONE')} in test_requests_leak_check_and_leaks"])
+
+
+def test_a_checked_test_without_tracking_warns_that_leaks_go_unchecked(pytester: pytest.Pytester) -> None:
+    """With OPBASE_EMU_TRACKING=0 nothing can be counted: the test passes with a warning saying so, not silently."""
+    pytester.makepyfile(test_untracked=UNTRACKED)
+    result = pytester.runpytest(*RUN_ARGS)
+    result.assert_outcomes(passed=1, warnings=1)
+    result.stdout.fnmatch_lines(["*PytestWarning: opbase-emu: resource tracking is off (OPBASE_EMU_TRACKING=0)*"])
 
 
 @pytest.mark.skipif(importlib.util.find_spec("xdist") is None, reason="pytest-xdist is not installed")
