@@ -116,12 +116,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+# every marker the plugin registers, with the line ``pytest --markers`` shows for it
+MARKERS = {
+    "no_leaks": (
+        "fail the test if it leaves emulator resources (tensors, memory …) alive after its "
+        "fixtures are torn down, or if the emulator makes a sanitizer report while it runs"
+    ),
+}
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "no_leaks: fail the test if it leaves emulator resources (tensors, memory …) alive after its "
-        "fixtures are torn down, or if the emulator makes a sanitizer report while it runs",
-    )
+    for name, text in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {text}")
     config.stash[OUTER] = _Outer()
 
 
