@@ -193,6 +193,35 @@ def test_leaks_untracked(untracked):
 """
 )
 
+STRICT_AND_BROKEN = (
+    COMMON
+    + """
+@pytest.fixture
+def strict_process(monkeypatch):
+    monkeypatch.setenv("OPBASE_EMU_STRICT", "1")
+    with process.fresh() as proc:
+        yield proc
+
+
+@pytest.mark.no_leaks
+def test_strict_double_destroy(strict_process):
+    tensor = _tensor()
+    assert aclnn.aclDestroyTensor(tensor) == 0
+    aclnn.aclDestroyTensor(tensor)  # RAISES
+
+
+@pytest.fixture
+def broken_teardown(npu_process):
+    yield _tensor()
+    raise RuntimeError("the teardown broke")
+
+
+@pytest.mark.no_leaks
+def test_teardown_breaks(broken_teardown):
+    pass
+"""
+)
+
 XDIST = (
     COMMON
     + """
@@ -309,6 +338,26 @@ def test_requesting_leak_check_turns_the_check_on(pytester: pytest.Pytester) -> 
     result.assert_outcomes(passed=2, failed=1)
     assert "FAILED test_alone.py::test_requests_leak_check_and_leaks" in result.stdout.str()
     result.stdout.fnmatch_lines([f"    #1 *test_alone.py:{_line(path, 'ALONE')} in test_requests_leak_check_and_leaks"])
+
+
+def test_strict_mode_fails_at_the_line_with_the_report_as_a_section(pytester: pytest.Pytester) -> None:
+    """OPBASE_EMU_STRICT=1: the double destroy raises UndefinedBehaviour there; the report is a section of it."""
+    path = pytester.makepyfile(test_modes=STRICT_AND_BROKEN)
+    result = pytester.runpytest(*RUN_ARGS, "-k", "strict_double")
+    result.assert_outcomes(failed=1, deselected=1)
+    text = _failures(result.stdout.str())
+    assert "UndefinedBehaviour: aclDestroyTensor: double destroy of aclTensor" in text
+    assert f"(at {path}:{_line(path, 'RAISES')})" in text
+    assert "opbase-emu sanitizer reports" in text
+
+
+def test_a_broken_teardown_is_an_error_and_its_leftovers_are_not_judged(pytester: pytest.Pytester) -> None:
+    """A fixture whose teardown raises is the error; the tensor it left behind is not reported as a leak."""
+    pytester.makepyfile(test_modes=STRICT_AND_BROKEN)
+    result = pytester.runpytest(*RUN_ARGS, "-k", "teardown_breaks")
+    result.assert_outcomes(passed=1, errors=1, deselected=1)
+    assert "RuntimeError: the teardown broke" in result.stdout.str()
+    assert "left emulator resources alive" not in result.stdout.str()
 
 
 def test_a_checked_test_without_tracking_warns_that_leaks_go_unchecked(pytester: pytest.Pytester) -> None:
