@@ -153,8 +153,15 @@ class LeakCheck:
         """Everything alive now is the baseline: only what is created after this point can leak.
 
         Sanitizer reports are not affected: an undefined use during a warm-up is still a bug.
+
+        Raises:
+            RuntimeError: the plugin is not running this test's protocol (another plugin took it
+                over), so there is no check whose baseline could move.
         """
-        self._item.config.stash[WATCH].checkpoint()
+        watch = self._item.config.stash.get(WATCH, None)
+        if watch is None:
+            raise RuntimeError(f"opbase-emu: no leak check is running for {self._item.nodeid}")
+        watch.checkpoint()
 
 
 @pytest.fixture
