@@ -2,7 +2,10 @@
 
 The real stack keeps no such list; it is what lets the emulator say where a leaked tensor,
 stream or device buffer came from. A creation *site* is the first stack frame outside the
-emulator's own packages (``emulator``, ``device``, ``kernels``) plus a few frames above it.
+emulator's own packages (``emulator``, ``device``, ``kernels``) plus a few frames above it,
+cut where the user's code was entered from a runner (pytest and pluggy, pytest-xdist, hypothesis,
+a thread's bootstrap, runpy): those frames are the same for every resource and only bury the lines
+that differ.
 Capturing it walks raw frames (no ``inspect``, no source lines), so registering costs about
 a microsecond. Released resources are remembered for a while with the site that released
 them, so a use-after-destroy can name both sites.
@@ -11,6 +14,7 @@ them, so a use-after-destroy can name both sites.
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 import threading
 from collections import Counter, OrderedDict
@@ -68,6 +72,37 @@ def _package_dir(name: str) -> str:
 
 
 LIBRARY_DIRS = (str(Path(__file__).resolve().parent), _package_dir("emulator.device"), _package_dir("emulator.kernels"))
+# What runs the user's code rather than being it: a stack is cut at the first of these frames.
+RUNNER_MODULES = ("pytest", "_pytest", "pluggy", "xdist", "execnet", "hypothesis", "py", "runpy", "threading")
+
+
+def _runner_prefixes(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The folders (packages) or files (modules) of the runner modules that are installed, found without importing.
+
+    Both the path as spelled and the resolved one: a code object's file name keeps the sys.path
+    spelling it was imported under, which may go through a symlink.
+    """
+    prefixes: list[str] = []
+    for name in names:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is None:
+            continue
+        if spec.submodule_search_locations:
+            places = [Path(folder) for folder in spec.submodule_search_locations]
+            suffix = os.sep
+        elif spec.origin and os.path.isabs(spec.origin):
+            places, suffix = [Path(spec.origin)], ""
+        else:
+            continue  # a frozen module: its frames are "<frozen ...>", recognised by name
+        for place in places:
+            prefixes.extend({str(place) + suffix, str(place.resolve()) + suffix})
+    return tuple(prefixes)
+
+
+RUNNER_PREFIXES = _runner_prefixes(RUNNER_MODULES)
 STACK_DEPTH = 4
 GRAVEYARD_SIZE = 4096
 
@@ -109,14 +144,21 @@ class Site:
         return f"Site({self})"
 
 
-# A memo of facts about code objects (True: library, False: user code, None: the script runner's
-# frozen frames). Not process state: the same in every emulated process, so it outlives fresh().
+# A memo of facts about code objects (True: library, False: user code, None: a runner's frames —
+# frozen ones such as runpy's, pytest's, a thread's bootstrap). Not process state: the same in
+# every emulated process, so it outlives fresh().
 _CODE_KIND: dict[CodeType, bool | None] = {}
 
 
 def _kind(code: CodeType) -> bool | None:
     name = code.co_filename
-    kind: bool | None = True if name.startswith(LIBRARY_DIRS) else None if name.startswith("<frozen") else False
+    kind: bool | None
+    if name.startswith(LIBRARY_DIRS):
+        kind = True
+    elif name.startswith("<frozen") or name.startswith(RUNNER_PREFIXES):
+        kind = None
+    else:
+        kind = False
     _CODE_KIND[code] = kind
     return kind
 
@@ -149,7 +191,7 @@ def capture_site(skip: int = 1) -> Site:
     while frame is not None and len(raw) < STACK_DEPTH:
         code = frame.f_code
         if raw and (kinds[code] if code in kinds else _kind(code)) is not False:
-            break  # the script runner (runpy, the CLI) is not part of the user's stack
+            break  # the runner (runpy, the CLI, pytest, a thread's bootstrap) is not part of the user's stack
         raw.append((code, frame.f_lineno))
         frame = frame.f_back
     return Site(tuple(raw))

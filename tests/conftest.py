@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -17,6 +20,32 @@ LOG_VARIABLES = (
     "ASCEND_SLOG_PRINT_TO_STDOUT",
     "ASCEND_WORK_PATH",
 )
+
+
+# the plog directory of everything the run does before the session fixture below takes over
+# (collection imports, pytest_configure hooks, xdist workers' start-up), and what it replaced
+COLLECTION_LOGS = pytest.StashKey[tuple[str, str | None]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """From the first moment of the run, a plog goes to a temp dir, never to the user's ~/ascend/log.
+
+    An emulated process reads ASCEND_PROCESS_LOG_PATH when it starts, and one may start while test
+    modules are imported, before any fixture runs; setting the variable here covers that time, and
+    the subprocesses (CLI runs, C programs, xdist workers) inherit it.
+    """
+    directory = tempfile.mkdtemp(prefix="opbase-emu-test-plog-")
+    config.stash[COLLECTION_LOGS] = (directory, os.environ.get("ASCEND_PROCESS_LOG_PATH"))
+    os.environ["ASCEND_PROCESS_LOG_PATH"] = directory
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    directory, previous = config.stash[COLLECTION_LOGS]
+    if previous is None:
+        os.environ.pop("ASCEND_PROCESS_LOG_PATH", None)
+    else:
+        os.environ["ASCEND_PROCESS_LOG_PATH"] = previous
+    shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)
