@@ -13,16 +13,14 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_runs import REPO, Runs, clean_environment, run_together
 
 from emulator.diagnostics import Diagnostic
 from emulator.leaks import LEAK_EXIT_CODE, LeakReport, exit_code, exit_status_code
 from emulator.tracking import Resource, ResourceKind, Site
-
-REPO = Path(__file__).resolve().parents[2]
 
 PROLOGUE = """\
 import sys
@@ -48,30 +46,12 @@ SCRIPTS = {
 }
 
 
-@dataclass(frozen=True)
-class Run:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@dataclass(frozen=True)
-class Runs:
-    tmp: Path
-    results: dict[str, Run]
-
-    def __getitem__(self, name: str) -> Run:
-        return self.results[name]
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
     """Every command these tests look at, started together and waited for once."""
     tmp = tmp_path_factory.mktemp("cli_tools")
     for name, text in SCRIPTS.items():
         (tmp / name).write_text(text)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPBASE_EMU_", "ASCEND_", "NPU_COLLECT"))}
-    env |= {"PYTHONPATH": str(REPO), "ASCEND_PROCESS_LOG_PATH": str(tmp / "log")}
     cli = [sys.executable, "-m", "emulator.cli"]
     commands: dict[str, tuple[list[str], dict[str, str]]] = {
         "leaks-crash": ([*cli, "leaks", "crash.py"], {}),
@@ -93,16 +73,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
         "check-double-destroy": ([sys.executable, "double_destroy.py"], {"OPBASE_EMU_LEAK_CHECK": "1"}),
         "check-exit3": ([sys.executable, "exit3.py"], {"OPBASE_EMU_LEAK_CHECK": "1"}),
     }
-    procs = {
-        name: subprocess.Popen(
-            args, cwd=tmp, env=env | extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
-        for name, (args, extra) in commands.items()
-    }
-    results = {}
-    for name, proc in procs.items():
-        out, err = proc.communicate(timeout=120)
-        results[name] = Run(proc.returncode, out, err)
+    results = run_together(commands, tmp, clean_environment(tmp))
     yield Runs(tmp, results)
 
 

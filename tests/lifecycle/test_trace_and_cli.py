@@ -7,19 +7,15 @@ are started together by a module-scoped fixture and shared by the tests.
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runs import REPO, Runs, clean_environment, run_together
 
-REPO = Path(__file__).resolve().parents[2]
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 # The canonical aclnn lifecycle (an equivalent of examples/lifecycle_add.py): it prints the stream handle so the
@@ -95,30 +91,12 @@ EXPECTED_CALLS = [
 MISTAKES = ("destroy_list_member", "forget_aclnn_finalize", "leak_workspace", "read_before_sync", "reuse_executor")
 
 
-@dataclass(frozen=True)
-class Run:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@dataclass(frozen=True)
-class Runs:
-    tmp: Path
-    results: dict[str, Run]
-
-    def __getitem__(self, name: str) -> Run:
-        return self.results[name]
-
-
 @pytest.fixture(scope="module")
 def cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
     """Every CLI command these tests look at, started together and waited for once."""
     tmp = tmp_path_factory.mktemp("cli")
     (tmp / "lifecycle.py").write_text(LIFECYCLE)
     (tmp / "broken.json").write_text('{"err_msg_mode": "0",\n')
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPBASE_EMU_", "ASCEND_", "NPU_COLLECT"))}
-    env |= {"PYTHONPATH": str(REPO), "ASCEND_PROCESS_LOG_PATH": str(tmp / "log")}
     commands: dict[str, list[str]] = {
         "trace": [
             "trace",
@@ -138,21 +116,8 @@ def cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
         "config-broken": ["config", "check", str(tmp / "broken.json")],
         **{name: ["leaks", f"examples/mistakes/{name}.py"] for name in MISTAKES},
     }
-    procs = {
-        name: subprocess.Popen(
-            [sys.executable, "-m", "emulator.cli", *args],
-            cwd=REPO,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for name, args in commands.items()
-    }
-    results = {}
-    for name, proc in procs.items():
-        out, err = proc.communicate(timeout=120)
-        results[name] = Run(proc.returncode, out, err)
+    cli = [sys.executable, "-m", "emulator.cli"]
+    results = run_together({name: ([*cli, *args], {}) for name, args in commands.items()}, REPO, clean_environment(tmp))
     yield Runs(tmp, results)
 
 
