@@ -38,7 +38,9 @@ from .interface import (
     KernelLaunch,
     MemInfo,
     PageKind,
+    RaceListener,
     RaceReport,
+    SiteSource,
     StreamId,
     TaskListener,
 )
@@ -240,6 +242,12 @@ class AscendNpu:
         raise errors.FeatureNotSupported(
             "a card does not report the tasks it ran through pyACL; use msprof for device timelines",
             feature="task listeners",
+        )
+
+    def add_race_listener(self, listener: RaceListener, site_source: SiteSource | None = None) -> None:
+        raise errors.FeatureNotSupported(
+            "a card does not detect races between the host and queued tasks or between streams; the simulator does",
+            feature="race detection",
         )
 
     @property

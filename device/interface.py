@@ -18,7 +18,7 @@ Sizing rules every backend shares (aclrtMalloc rounding, pages, charging) are in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, Flag, IntEnum, auto
 from typing import Generic, NamedTuple, NewType, Protocol, TypeVar
 
@@ -186,13 +186,29 @@ class KernelLaunch:
 
 @dataclass(frozen=True, slots=True)
 class RaceReport:
-    """A synchronous host operation touched memory that a queued task still uses."""
+    """Two accesses to the same device bytes, at least one a write, that nothing orders.
+
+    Either a synchronous host operation (``operation_stream`` None) touched memory that a queued
+    task still uses, or a task enqueued on ``operation_stream`` touches memory that a task still
+    queued on another stream uses, with no stream order or event between them. ``addr`` and
+    ``nbytes`` are the overlap. The sites are whatever the device's site source returned when each
+    task was enqueued (the host call site; None without a source); they do not take part in equality.
+    """
 
     operation: str
     addr: int
     nbytes: int
     task: str
     stream: StreamId
+    operation_stream: StreamId | None = None
+    task_writes: bool = True  # whether the queued task writes the bytes (else it reads them)
+    task_site: object = field(default=None, compare=False)
+
+
+RaceListener = Callable[[RaceReport], None]
+"""Told of each race as it is found, before the device carries on (it may raise to refuse the operation)."""
+SiteSource = Callable[[], object]
+"""Called when a task is enqueued; what it returns names the host call in race reports."""
 
 
 TaskListener = Callable[[StreamId, str, float, float], None]
@@ -246,6 +262,7 @@ class Device(Protocol):
 
     # observation (caps.supports_task_listeners, caps.detects_races)
     def add_task_listener(self, listener: TaskListener) -> None: ...
+    def add_race_listener(self, listener: RaceListener, site_source: SiteSource | None = None) -> None: ...
     @property
     def races(self) -> list[RaceReport]: ...
 

@@ -70,6 +70,7 @@ class Diagnostic:
     destroyed: Site | None = None
     kind: ReportKind = ReportKind.UNDEFINED_USE
     card: str | None = None  # what the card would do, when it differs from the kind's usual text
+    related: tuple[tuple[str, Site], ...] = ()  # other sites worth naming: ("the task was enqueued at", site)
 
     @property
     def on_a_card(self) -> str:
@@ -81,6 +82,7 @@ class Diagnostic:
             parts.append(f"created at {self.created}")
         if self.destroyed is not None:
             parts.append(f"destroyed at {self.destroyed}")
+        parts.extend(f"{label} {site}" for label, site in self.related)
         return "; ".join(parts)
 
     def line(self) -> str:
@@ -90,6 +92,7 @@ class Diagnostic:
             parts.append(f"created at {self.created}")
         if self.destroyed is not None:
             parts.append(f"destroyed at {self.destroyed}")
+        parts.extend(f"{label} {site}" for label, site in self.related)
         parts.append(self.on_a_card)
         return "; ".join(parts)
 
@@ -130,12 +133,13 @@ class Diagnostics(list[Diagnostic]):
         kind: ReportKind = ReportKind.UNDEFINED_USE,
         site: Site | None = None,
         card: str | None = None,
+        related: tuple[tuple[str, Site], ...] = (),
     ) -> Diagnostic:
         """Record one report; ``site`` defaults to the caller's user frame (give it when the use
         happened earlier, e.g. the host call that enqueued a task that races).
         """
         where = site if site is not None else capture_site(2)
-        diagnostic = Diagnostic(api, message, where, created, destroyed, kind, card)
+        diagnostic = Diagnostic(api, message, where, created, destroyed, kind, card, related)
         with self._lock:
             self.append(diagnostic)
         log.error(
@@ -146,6 +150,7 @@ class Diagnostics(list[Diagnostic]):
             site=str(diagnostic.site),
             created=str(created) if created else None,
             destroyed=str(destroyed) if destroyed else None,
+            **{label.replace(" ", "_"): str(site) for label, site in related},
         )
         if self.echo:
             # a closed stderr must not turn a report into a crash

@@ -50,11 +50,11 @@ class EmulatedProcess:
         self.registry = Registry(enabled=self.settings.tracking)
         self.errors = ErrorManager()
         self.acl = AclState()
-        self.runtime = Runtime(self.settings, self.registry)
+        self.diagnostics = Diagnostics(strict=self.settings.strict, echo=self.settings.reports)
+        self.runtime = Runtime(self.settings, self.registry, self.diagnostics)
         self.lock = threading.RLock()
         self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
         self.c_handles = HandleTable()  # the addresses the C layer hands out for Python objects
-        self.diagnostics = Diagnostics(strict=self.settings.strict, echo=self.settings.reports)
         # The op provider seam: None runs ops on the emulated engine; the ascend backend calls the real
         # libopapi / libnnopbase through ctypes (emulator.provider), opened on its first call.
         self.op_provider: NativeOps | None = None
