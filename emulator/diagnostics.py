@@ -144,9 +144,9 @@ class Diagnostics(list[Diagnostic]):
             self.append(diagnostic)
         log.error(
             "api.undefined_behaviour",
-            kind=str(kind),
             api=api,
             reason=message,
+            kind=str(kind),
             site=str(diagnostic.site),
             created=str(created) if created else None,
             destroyed=str(destroyed) if destroyed else None,
