@@ -35,6 +35,7 @@ from .interface import (
     DevicePtr,
     Direction,
     EventId,
+    FaultListener,
     KernelLaunch,
     MemInfo,
     PageKind,
@@ -244,9 +245,21 @@ class AscendNpu:
             feature="task listeners",
         )
 
-    def add_race_listener(self, listener: RaceListener, site_source: SiteSource | None = None) -> None:
+    def set_site_source(self, source: SiteSource | None) -> None:
+        raise errors.FeatureNotSupported(
+            "a card's tasks are not tracked one by one through pyACL; the simulator names their host calls",
+            feature="race detection",
+        )
+
+    def add_race_listener(self, listener: RaceListener) -> None:
         raise errors.FeatureNotSupported(
             "a card does not detect races between the host and queued tasks or between streams; the simulator does",
+            feature="race detection",
+        )
+
+    def add_fault_listener(self, listener: FaultListener) -> None:
+        raise errors.FeatureNotSupported(
+            "a card reports a bad access as an AI Core exception, not as a sanitizer report; the simulator does",
             feature="race detection",
         )
 

@@ -205,10 +205,28 @@ class RaceReport:
     task_site: object = field(default=None, compare=False)
 
 
+@dataclass(frozen=True, slots=True)
+class DeviceFault:
+    """A misuse the device found in a task's memory accesses, told to fault listeners as it happens.
+
+    ``kind`` is the sanitizer's name for it ("out of bounds", "uninitialised read" …; the device
+    knows no report types above it); ``task_site`` is what the site source said when the task was
+    enqueued (the host call). The device's own behaviour (a status, a failed stream) is unchanged.
+    """
+
+    kind: str
+    task: str
+    stream: StreamId | None
+    message: str
+    task_site: object = field(default=None, compare=False)
+
+
 RaceListener = Callable[[RaceReport], None]
 """Told of each race as it is found, before the device carries on (it may raise to refuse the operation)."""
+FaultListener = Callable[[DeviceFault], None]
+"""Told of each fault as it is found (it may raise, as strict mode does)."""
 SiteSource = Callable[[], object]
-"""Called when a task is enqueued; what it returns names the host call in race reports."""
+"""Called when a task is enqueued; what it returns names the host call in race and fault reports."""
 
 
 TaskListener = Callable[[StreamId, str, float, float], None]
@@ -262,7 +280,10 @@ class Device(Protocol):
 
     # observation (caps.supports_task_listeners, caps.detects_races)
     def add_task_listener(self, listener: TaskListener) -> None: ...
-    def add_race_listener(self, listener: RaceListener, site_source: SiteSource | None = None) -> None: ...
+    # the sanitizer's hooks (caps.detects_races): the host call of each task, races, faults
+    def set_site_source(self, source: SiteSource | None) -> None: ...
+    def add_race_listener(self, listener: RaceListener) -> None: ...
+    def add_fault_listener(self, listener: FaultListener) -> None: ...
     @property
     def races(self) -> list[RaceReport]: ...
 

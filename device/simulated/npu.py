@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import structlog
 
-from ..errors import InvalidValue, UnifiedBufferOverflow
+from ..errors import InvalidValue, KernelOutOfBounds, UnifiedBufferOverflow
 from ..interface import (
     Access,
     AddressKind,
@@ -36,9 +36,11 @@ from ..interface import (
     BlockContext,
     BufferArg,
     DeviceCaps,
+    DeviceFault,
     DevicePtr,
     Direction,
     EventId,
+    FaultListener,
     KernelAttrs,
     KernelLaunch,
     MemInfo,
@@ -87,6 +89,7 @@ class SimulatedNpu:
         )
         self._races: list[RaceReport] = []
         self.race_listeners: list[RaceListener] = []
+        self.fault_listeners: list[FaultListener] = []
         self._site_source: SiteSource | None = None
         self.lock = threading.RLock()
         self.block_workers = block_workers
@@ -97,11 +100,23 @@ class SimulatedNpu:
         """Observe every finished task (the lifecycle trace's device lanes), on the simulated clock."""
         self.scheduler.task_listeners.append(listener)
 
-    def add_race_listener(self, listener: RaceListener, site_source: SiteSource | None = None) -> None:
-        """Observe every race as it is found; ``site_source`` names the host call of each enqueued task."""
+    def set_site_source(self, source: SiteSource | None) -> None:
+        """What names the host call of each task enqueued from now on (in race and fault reports)."""
+        self._site_source = source
+
+    def add_race_listener(self, listener: RaceListener) -> None:
+        """Observe every race as it is found."""
         self.race_listeners.append(listener)
-        if site_source is not None:
-            self._site_source = site_source
+
+    def add_fault_listener(self, listener: FaultListener) -> None:
+        """Observe every fault (an out-of-bounds access …) as it is found."""
+        self.fault_listeners.append(listener)
+
+    def fault(self, fault: DeviceFault) -> None:
+        """Tell the fault listeners (also for device parts beside this class, such as the heap's checks)."""
+        self._log.error("device.fault", kind=fault.kind, task=fault.task, reason=fault.message)
+        for listener in self.fault_listeners:
+            listener(fault)
 
     @property
     def races(self) -> list[RaceReport]:
@@ -234,7 +249,7 @@ class SimulatedNpu:
         self, stream: StreamId, name: str, run: Callable[[], None], buffers: tuple[BufferArg, ...], duration: float
     ) -> None:
         """Enqueue a task that touches device memory, reporting the queued tasks of other streams it races."""
-        site = self._site_source() if self._site_source is not None else None
+        site = self._site()
         for task, theirs, mine in self.scheduler.cross_stream_conflicts(stream, buffers):
             lo, hi = max(theirs.addr, mine.addr), min(theirs.addr + theirs.nbytes, mine.addr + mine.nbytes)
             writes = Access.WRITE in theirs.access
@@ -317,15 +332,31 @@ class SimulatedNpu:
         with self.lock:
             if kernel.block_dim < 1:
                 raise InvalidValue(f"kernel {kernel.name}: block dim {kernel.block_dim} must be >= 1")
+            name = f"kernel {kernel.name}"
             for arg in kernel.args:
-                self._check_end(arg.addr, arg.nbytes, True, f"kernel {kernel.name} argument")
+                if self.heap.containing(arg.addr, arg.nbytes) is None:
+                    what = self.heap.describe_bad_address(arg.addr, arg.nbytes, f"{name} argument")
+                    self.fault(DeviceFault("out of bounds", name, stream, what, self._site()))
+                self._check_end(arg.addr, arg.nbytes, True, f"{name} argument")
             self._submit(
-                stream,
-                f"kernel {kernel.name}",
-                lambda: self._run_kernel(kernel),
-                kernel.args,
-                cost.kernel_us(self.soc, kernel),
+                stream, name, self._kernel_task(kernel, name, stream), kernel.args, cost.kernel_us(self.soc, kernel)
             )
+
+    def _site(self) -> object:
+        return self._site_source() if self._site_source is not None else None
+
+    def _kernel_task(self, kernel: KernelLaunch, name: str, stream: StreamId) -> Callable[[], None]:
+        """The task that runs ``kernel``; an out-of-bounds access is told to the fault listeners as it fails."""
+        site = self._site()
+
+        def run() -> None:
+            try:
+                self._run_kernel(kernel)
+            except KernelOutOfBounds as exc:
+                self.fault(DeviceFault("out of bounds", name, stream, exc.message, site))
+                raise
+
+        return run
 
     def _run_kernel(self, kernel: KernelLaunch) -> None:
         if kernel.ub_bytes_per_block > self.soc.ub_size:

@@ -36,7 +36,7 @@ from emulator.device.interface import AddressKind, AllocationInfo, DevicePtr, Ev
 from emulator.device.soc import SocProfile, load_soc
 from emulator.diagnostics import Diagnostics
 from emulator.runtime.context import Context, DeviceSlot
-from emulator.runtime.races import race_reporter
+from emulator.runtime.device_reports import fault_reporter, race_reporter
 from emulator.tracking import Registry, ResourceKind, capture_site
 
 log = structlog.get_logger(logger_name="emulator.runtime")
@@ -98,10 +98,10 @@ class Runtime:
                 eager=self.settings.eager,
                 block_workers=self.settings.block_workers,
             )
-            if device.caps.detects_races:  # races reach the sanitizer's reports with the host call sites
-                device.add_race_listener(
-                    race_reporter(self.diagnostics), capture_site if self.settings.tracking else None
-                )
+            if device.caps.detects_races:  # races and faults reach the sanitizer's reports with host call sites
+                device.set_site_source(capture_site if self.settings.tracking else None)
+                device.add_race_listener(race_reporter(self.diagnostics))
+                device.add_fault_listener(fault_reporter(self.diagnostics))
             primary = Context(self._new_handle(), device_id, primary=True)
             self._contexts[primary.handle] = primary
             slot = self._slots[device_id] = DeviceSlot(device, primary)
