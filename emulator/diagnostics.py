@@ -196,3 +196,11 @@ class Diagnostics(list[Diagnostic]):
         total = sum(counts.values())
         kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
         return f"opbase-emu: SUMMARY: {total} sanitizer report{'s' if total != 1 else ''} ({kinds})"
+
+
+def exit_summary(diagnostics: Diagnostics) -> None:
+    """At the end of a program: the summary line on stderr when there was anything to report."""
+    text = diagnostics.render_summary()
+    if text:
+        with contextlib.suppress(OSError, ValueError):
+            print(text, file=sys.stderr, flush=True)

@@ -123,6 +123,12 @@ def current() -> EmulatedProcess:
 
                     start_trace(_current)
                     atexit.register(exit_write, _current)  # after exit_check: runs first, before a leak exit
+                if _current.settings.reports:
+                    import atexit
+
+                    from emulator.diagnostics import exit_summary
+
+                    atexit.register(exit_summary, _current.diagnostics)  # registered last: printed first
             process = _current
     return process
 
