@@ -246,10 +246,17 @@ class SimulatedNpu:
         self.scheduler.run_through(conflicts)
 
     def _submit(
-        self, stream: StreamId, name: str, run: Callable[[], None], buffers: tuple[BufferArg, ...], duration: float
+        self,
+        stream: StreamId,
+        name: str,
+        run: Callable[[], None],
+        buffers: tuple[BufferArg, ...],
+        duration: float,
+        site: object = None,
     ) -> None:
         """Enqueue a task that touches device memory, reporting the queued tasks of other streams it races."""
-        site = self._site()
+        if site is None:
+            site = self._site()
         for task, theirs, mine in self.scheduler.cross_stream_conflicts(stream, buffers):
             lo, hi = max(theirs.addr, mine.addr), min(theirs.addr + theirs.nbytes, mine.addr + mine.nbytes)
             writes = Access.WRITE in theirs.access
@@ -333,21 +340,20 @@ class SimulatedNpu:
             if kernel.block_dim < 1:
                 raise InvalidValue(f"kernel {kernel.name}: block dim {kernel.block_dim} must be >= 1")
             name = f"kernel {kernel.name}"
+            site = self._site()
             for arg in kernel.args:
                 if self.heap.containing(arg.addr, arg.nbytes) is None:
                     what = self.heap.describe_bad_address(arg.addr, arg.nbytes, f"{name} argument")
-                    self.fault(DeviceFault("out of bounds", name, stream, what, self._site()))
-                self._check_end(arg.addr, arg.nbytes, True, f"{name} argument")
-            self._submit(
-                stream, name, self._kernel_task(kernel, name, stream), kernel.args, cost.kernel_us(self.soc, kernel)
-            )
+                    self.fault(DeviceFault("out of bounds", name, stream, what, site))
+                    raise InvalidValue(what, addr=arg.addr, count=arg.nbytes)
+            run = self._kernel_task(kernel, name, stream, site)
+            self._submit(stream, name, run, kernel.args, cost.kernel_us(self.soc, kernel), site)
 
     def _site(self) -> object:
         return self._site_source() if self._site_source is not None else None
 
-    def _kernel_task(self, kernel: KernelLaunch, name: str, stream: StreamId) -> Callable[[], None]:
+    def _kernel_task(self, kernel: KernelLaunch, name: str, stream: StreamId, site: object) -> Callable[[], None]:
         """The task that runs ``kernel``; an out-of-bounds access is told to the fault listeners as it fails."""
-        site = self._site()
 
         def run() -> None:
             try:

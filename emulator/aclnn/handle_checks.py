@@ -37,27 +37,49 @@ def describe(obj: Handle) -> str:
     return name
 
 
-def _objects(proto: Proto, args: tuple[object, ...]) -> Iterator[tuple[str, Handle]]:
+def _objects(names: tuple[str, ...], args: tuple[object, ...]) -> Iterator[tuple[str, Handle]]:
     """(where, object) for every handle argument and every member of a list argument."""
-    for param, arg in zip(proto.inputs, args, strict=False):
+    for name, arg in zip(names, args, strict=False):
         if not isinstance(arg, Handle):
             continue
-        yield param.name, arg
+        yield name, arg
         if isinstance(arg, aclTensorList | aclScalarList):
             for i, member in enumerate(arg.values):
                 if isinstance(member, Handle):
-                    yield f"{param.name}[{i}]", member
+                    yield f"{name}[{i}]", member
+
+
+def _all_live(registry: Registry, args: tuple[object, ...]) -> bool:
+    """The common case, answered fast: every handle argument (and list member) is one of the process's own."""
+    for arg in args:
+        if isinstance(arg, Handle):
+            if not arg.alive:
+                return False
+            if registry.enabled:
+                live = registry.get(arg.kind, arg.key)
+                if live is None or (live.ref is not None and live.ref is not arg):
+                    return False
+            if isinstance(arg, aclTensorList | aclScalarList) and not _all_live(registry, arg.values):
+                return False
+    return True
+
+
+def argument_names(proto: Proto) -> tuple[str, ...]:
+    """The input names of a phase-1 prototype, worked out once per op (the table builds them per read)."""
+    return tuple(param.name for param in proto.inputs)
 
 
 def check_arguments(
-    diagnostics: Diagnostics, registry: Registry, api: str, proto: Proto, args: tuple[object, ...]
+    diagnostics: Diagnostics, registry: Registry, c_name: str, names: tuple[str, ...], args: tuple[object, ...]
 ) -> None:
     """Report every destroyed or foreign object among ``args`` (an L2 phase-1 call's arguments)."""
-    for where, obj in _objects(proto, args):
+    if _all_live(registry, args):
+        return
+    for where, obj in _objects(names, args):
         if not obj.alive:
             gone = registry.released_resource(obj.kind, obj.key)
             diagnostics.report(
-                proto.c_name,
+                c_name,
                 f"{where} is {describe(obj)}, which was already destroyed",
                 created=gone.site if gone else None,
                 destroyed=gone.released_at if gone else None,
@@ -70,7 +92,7 @@ def check_arguments(
         live = registry.get(obj.kind, obj.key)
         if live is None or (live.ref is not None and live.ref is not obj):
             diagnostics.report(
-                proto.c_name,
+                c_name,
                 f"{where} is {describe(obj)}, which this process never created (another emulated process's "
                 "object, or one not made by its aclCreate function)",
                 kind=ReportKind.FOREIGN_HANDLE,

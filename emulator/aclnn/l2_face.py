@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from emulator import process
-from emulator.aclnn.handle_checks import check_arguments
+from emulator.aclnn.handle_checks import argument_names, check_arguments
 from emulator.boundary import c_api
 from emulator.cface import Address, address
 from emulator.engine.executor import aclOpExecutor
@@ -59,12 +59,13 @@ def bind(module: ModuleType) -> dict[str, Callable[..., Any]]:
 def phase1_of(entry: L2Entry) -> Phase1:
     api = entry.api
     body = entry.body
-    proto = entry.phase1
+    c_name = entry.phase1.c_name
+    names = argument_names(entry.phase1)
 
     @functools.wraps(body)
     def call(*args: Any) -> tuple[int, aclOpExecutor | None, int]:
         op = process.current().op_context
-        check_arguments(op.diagnostics, op.registry, api, proto, args)  # the sanitizer's handle checks
+        check_arguments(op.diagnostics, op.registry, c_name, names, args)  # the sanitizer's handle checks
         return run_phase1(op, api, body, args)
 
     wrapped: Phase1 = c_api(entry.phase1)(call)
