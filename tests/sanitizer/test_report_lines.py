@@ -79,3 +79,14 @@ def test_old_signature_still_reports_an_undefined_use() -> None:
     diagnostic = diagnostics.report("aclFoo", "something undefined")
     assert diagnostic.kind is ReportKind.UNDEFINED_USE
     assert diagnostic.site.top is not None and diagnostic.site.top.file == __file__
+
+
+def test_every_kind_has_a_card_text_and_a_row_in_the_docs() -> None:
+    from pathlib import Path
+
+    from emulator.diagnostics import ON_A_CARD
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "sanitizer.md").read_text(encoding="utf-8")
+    for kind in ReportKind:
+        assert ON_A_CARD[kind].startswith("on a card")
+        assert f"| `{kind}` |" in page, kind
