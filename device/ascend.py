@@ -35,10 +35,13 @@ from .interface import (
     DevicePtr,
     Direction,
     EventId,
+    FaultListener,
     KernelLaunch,
     MemInfo,
     PageKind,
+    RaceListener,
     RaceReport,
+    SiteSource,
     StreamId,
     TaskListener,
 )
@@ -240,6 +243,24 @@ class AscendNpu:
         raise errors.FeatureNotSupported(
             "a card does not report the tasks it ran through pyACL; use msprof for device timelines",
             feature="task listeners",
+        )
+
+    def set_site_source(self, source: SiteSource | None) -> None:
+        raise errors.FeatureNotSupported(
+            "a card's tasks are not tracked one by one through pyACL; the simulator names their host calls",
+            feature="race detection",
+        )
+
+    def add_race_listener(self, listener: RaceListener) -> None:
+        raise errors.FeatureNotSupported(
+            "a card does not detect races between the host and queued tasks or between streams; the simulator does",
+            feature="race detection",
+        )
+
+    def add_fault_listener(self, listener: FaultListener) -> None:
+        raise errors.FeatureNotSupported(
+            "a card reports a bad access as an AI Core exception, not as a sanitizer report; the simulator does",
+            feature="race detection",
         )
 
     @property

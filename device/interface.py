@@ -18,7 +18,7 @@ Sizing rules every backend shares (aclrtMalloc rounding, pages, charging) are in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, Flag, IntEnum, auto
 from typing import Generic, NamedTuple, NewType, Protocol, TypeVar
 
@@ -186,13 +186,47 @@ class KernelLaunch:
 
 @dataclass(frozen=True, slots=True)
 class RaceReport:
-    """A synchronous host operation touched memory that a queued task still uses."""
+    """Two accesses to the same device bytes, at least one a write, that nothing orders.
+
+    Either a synchronous host operation (``operation_stream`` None) touched memory that a queued
+    task still uses, or a task enqueued on ``operation_stream`` touches memory that a task still
+    queued on another stream uses, with no stream order or event between them. ``addr`` and
+    ``nbytes`` are the overlap. The sites are whatever the device's site source returned when each
+    task was enqueued (the host call site; None without a source); they do not take part in equality.
+    """
 
     operation: str
     addr: int
     nbytes: int
     task: str
     stream: StreamId
+    operation_stream: StreamId | None = None
+    task_writes: bool = True  # whether the queued task writes the bytes (else it reads them)
+    task_site: object = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFault:
+    """A misuse the device found in a task's memory accesses, told to fault listeners as it happens.
+
+    ``kind`` is the sanitizer's name for it ("out of bounds", "uninitialised read" …; the device
+    knows no report types above it); ``task_site`` is what the site source said when the task was
+    enqueued (the host call). The device's own behaviour (a status, a failed stream) is unchanged.
+    """
+
+    kind: str
+    task: str
+    stream: StreamId | None
+    message: str
+    task_site: object = field(default=None, compare=False)
+
+
+RaceListener = Callable[[RaceReport], None]
+"""Told of each race as it is found, before the device carries on (it may raise to refuse the operation)."""
+FaultListener = Callable[[DeviceFault], None]
+"""Told of each fault as it is found (it may raise, as strict mode does)."""
+SiteSource = Callable[[], object]
+"""Called when a task is enqueued; what it returns names the host call in race and fault reports."""
 
 
 TaskListener = Callable[[StreamId, str, float, float], None]
@@ -246,6 +280,10 @@ class Device(Protocol):
 
     # observation (caps.supports_task_listeners, caps.detects_races)
     def add_task_listener(self, listener: TaskListener) -> None: ...
+    # the sanitizer's hooks (caps.detects_races): the host call of each task, races, faults
+    def set_site_source(self, source: SiteSource | None) -> None: ...
+    def add_race_listener(self, listener: RaceListener) -> None: ...
+    def add_fault_listener(self, listener: FaultListener) -> None: ...
     @property
     def races(self) -> list[RaceReport]: ...
 

@@ -21,8 +21,9 @@ from emulator import process
 from emulator.capi import Param, Proto, lookup
 from emulator.capi.types import is_integer
 from emulator.device.errors import DeviceError, StatusError
+from emulator.diagnostics import ReportKind
 from emulator.status import describe
-from emulator.tracking import Site
+from emulator.tracking import Site, capture_site
 
 log = structlog.get_logger(logger_name="emulator.acl")
 
@@ -170,6 +171,15 @@ def acl_api(c_name: str) -> Callable[[F], F]:
     return c_api(proto, parse_failed=f"{proto.py_name} args parse failed", names_match=False)
 
 
-def report_undefined(api: str, message: str, *, created: Site | None = None, destroyed: Site | None = None) -> None:
+def report_undefined(
+    api: str,
+    message: str,
+    *,
+    created: Site | None = None,
+    destroyed: Site | None = None,
+    kind: ReportKind = ReportKind.UNDEFINED_USE,
+) -> None:
     """Report a use the real library leaves undefined, in the current process (faces only)."""
-    process.current().diagnostics.report(api, message, created=created, destroyed=destroyed)
+    process.current().diagnostics.report(
+        api, message, created=created, destroyed=destroyed, kind=kind, site=capture_site(2)
+    )

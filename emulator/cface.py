@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 from emulator import process
 from emulator.boundary import c_api, report_undefined
 from emulator.capi import lookup
+from emulator.diagnostics import ReportKind
 from emulator.meta.objects import (
     Handle,
     aclScalar,
@@ -48,6 +49,7 @@ def live(obj: H, api: str) -> H:
             f"use of a destroyed {type(obj).__name__} ({obj.key:#x})",
             created=gone.site if gone else None,
             destroyed=gone.released_at if gone else None,
+            kind=ReportKind.USE_AFTER_DESTROY,
         )
     return obj
 

@@ -74,6 +74,7 @@ class Settings(BaseModel):
     visible_devices: tuple[int, ...] | None = None
     eager: bool = False
     strict: bool = False  # undefined uses raise instead of being reported
+    reports: bool = True  # OPBASE_EMU_REPORTS=0: sanitizer reports go to the plog only, not to stderr
     block_workers: int = 1  # host threads that run the SPMD blocks of one large kernel
     shape_only: bool = False  # phase 1 only: phase 2 launches nothing (fast dry runs of big programs)
     tracking: bool = True  # the live-resource registry (creation sites, leak reports)
@@ -118,6 +119,7 @@ class Settings(BaseModel):
             visible_devices=_visible_devices(env.get("ASCEND_RT_VISIBLE_DEVICES"), count),
             eager=env.get("OPBASE_EMU_EAGER", "0") == "1",
             strict=env.get("OPBASE_EMU_STRICT", "0") == "1",
+            reports=env.get("OPBASE_EMU_REPORTS", "1") != "0",
             shape_only=env.get("OPBASE_EMU_SHAPE_ONLY", "0") == "1",
             tracking=env.get("OPBASE_EMU_TRACKING", "1") != "0",
             leak_check_at_exit=env.get("OPBASE_EMU_LEAK_CHECK", "0") == "1",

@@ -50,11 +50,11 @@ class EmulatedProcess:
         self.registry = Registry(enabled=self.settings.tracking)
         self.errors = ErrorManager()
         self.acl = AclState()
-        self.runtime = Runtime(self.settings, self.registry)
+        self.diagnostics = Diagnostics(strict=self.settings.strict, echo=self.settings.reports)
+        self.runtime = Runtime(self.settings, self.registry, self.diagnostics)
         self.lock = threading.RLock()
         self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
         self.c_handles = HandleTable()  # the addresses the C layer hands out for Python objects
-        self.diagnostics = Diagnostics(strict=self.settings.strict)
         self.exit_status: int | None = None  # the code the program is exiting with, once it is ending
         # The op provider seam: None runs ops on the emulated engine; the ascend backend calls the real
         # libopapi / libnnopbase through ctypes (emulator.provider), opened on its first call.
@@ -122,6 +122,12 @@ def current() -> EmulatedProcess:
 
                     start_trace(_current)
                     atexit.register(exit_write, _current)  # after exit_check: runs first, before a leak exit
+                if _current.settings.reports:
+                    import atexit
+
+                    from emulator.diagnostics import exit_summary
+
+                    atexit.register(exit_summary, _current.diagnostics)  # registered last: printed first
             process = _current
     return process
 

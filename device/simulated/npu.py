@@ -5,8 +5,12 @@ pinned host memory, streams and events (``Scheduler``) and runs kernels block by
 Fidelity notes:
 - Synchronous copies, sets and frees do not wait for queued work on a card; here such a call
   that touches memory a queued task still uses is reported as a race (a ``RaceReport`` in
-  ``races``, a ``device.race`` warning) and the queued work it depends on runs first, so the
-  result is deterministic.
+  ``races``, a ``device.race`` log line, each race listener told) and the queued work it
+  depends on runs first, so the result is deterministic.
+- A task enqueued on one stream that touches memory a task queued on another stream uses (one
+  of them writing), with neither stream order nor an event between them, is a race on a card
+  too: it is reported the same way when it is enqueued. Eager mode runs every task at once, so
+  nothing stays queued and no race can be seen there.
 - Host addresses are real. An address inside any device's window, or in the null page, is
   refused instead of dereferenced, so a swapped host/device pointer is an error, not a crash.
 - Kernels are SPMD: ``func`` runs once per block with its block index and the tiling bytes;
@@ -24,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import structlog
 
-from ..errors import InvalidValue, UnifiedBufferOverflow
+from ..errors import InvalidValue, KernelOutOfBounds, UnifiedBufferOverflow
 from ..interface import (
     Access,
     AddressKind,
@@ -32,14 +36,18 @@ from ..interface import (
     BlockContext,
     BufferArg,
     DeviceCaps,
+    DeviceFault,
     DevicePtr,
     Direction,
     EventId,
+    FaultListener,
     KernelAttrs,
     KernelLaunch,
     MemInfo,
     PageKind,
+    RaceListener,
     RaceReport,
+    SiteSource,
     StreamId,
     TaskListener,
 )
@@ -80,7 +88,9 @@ class SimulatedNpu:
             device_id=device_id, max_streams=self.soc.max_streams, max_events=self.soc.max_events, eager=eager
         )
         self._races: list[RaceReport] = []
-        self.race_listeners: list[Callable[[RaceReport], None]] = []
+        self.race_listeners: list[RaceListener] = []
+        self.fault_listeners: list[FaultListener] = []
+        self._site_source: SiteSource | None = None
         self.lock = threading.RLock()
         self.block_workers = block_workers
         self._pool: ThreadPoolExecutor | None = None
@@ -90,9 +100,27 @@ class SimulatedNpu:
         """Observe every finished task (the lifecycle trace's device lanes), on the simulated clock."""
         self.scheduler.task_listeners.append(listener)
 
+    def set_site_source(self, source: SiteSource | None) -> None:
+        """What names the host call of each task enqueued from now on (in race and fault reports)."""
+        self._site_source = source
+
+    def add_race_listener(self, listener: RaceListener) -> None:
+        """Observe every race as it is found."""
+        self.race_listeners.append(listener)
+
+    def add_fault_listener(self, listener: FaultListener) -> None:
+        """Observe every fault (an out-of-bounds access …) as it is found."""
+        self.fault_listeners.append(listener)
+
+    def fault(self, fault: DeviceFault) -> None:
+        """Tell the fault listeners (also for device parts beside this class, such as the heap's checks)."""
+        self._log.error("device.fault", kind=fault.kind, task=fault.task, reason=fault.message)
+        for listener in self.fault_listeners:
+            listener(fault)
+
     @property
     def races(self) -> list[RaceReport]:
-        """Every synchronous host operation so far that touched memory a queued task still used."""
+        """Every race so far: host operations and tasks that touched memory a queued task still used."""
         return self._races
 
     @property
@@ -167,9 +195,7 @@ class SimulatedNpu:
                 run()
             else:
                 duration = cost.copy_us(self.soc, count, direction)
-                self.scheduler.submit(
-                    stream, f"memcpy_async {direction.name}", run, buffers=buffers, duration_us=duration
-                )
+                self._submit(stream, f"memcpy_async {direction.name}", run, buffers, duration)
 
     def memset(self, ptr: int, value: int, count: int, stream: StreamId | None) -> None:
         with self.lock:
@@ -186,9 +212,7 @@ class SimulatedNpu:
                 self._settle("aclrtMemset", ptr, count, Access.WRITE)
                 run()
             else:
-                self.scheduler.submit(
-                    stream, "memset_async", run, buffers=buffers, duration_us=cost.memset_us(self.soc, count)
-                )
+                self._submit(stream, "memset_async", run, buffers, cost.memset_us(self.soc, count))
 
     def _check_end(self, addr: int, count: int, on_device: bool, what: str) -> None:
         if on_device:
@@ -212,21 +236,49 @@ class SimulatedNpu:
         conflicts = self.scheduler.conflicts(addr, nbytes, access)
         if not conflicts:
             return
+        end = addr + nbytes
         for task in conflicts:
-            report = RaceReport(operation, addr, nbytes, task.name, task.stream)
-            self._races.append(report)
-            self._log.warning(
-                "device.race",
-                operation=operation,
-                addr=hex(addr),
-                nbytes=nbytes,
-                task=task.name,
-                stream=hex(task.stream),
-                hint="synchronize the stream before touching this memory from the host",
-            )
-            for listener in self.race_listeners:
-                listener(report)
+            overlap = [b for b in task.buffers if b.addr < end and addr < b.addr + b.nbytes]
+            lo = max(addr, min(b.addr for b in overlap))
+            hi = min(end, max(b.addr + b.nbytes for b in overlap))
+            writes = any(Access.WRITE in b.access for b in overlap)
+            self._race(RaceReport(operation, lo, hi - lo, task.name, task.stream, None, writes, task.site))
         self.scheduler.run_through(conflicts)
+
+    def _submit(
+        self,
+        stream: StreamId,
+        name: str,
+        run: Callable[[], None],
+        buffers: tuple[BufferArg, ...],
+        duration: float,
+        site: object = None,
+    ) -> None:
+        """Enqueue a task that touches device memory, reporting the queued tasks of other streams it races."""
+        if site is None:
+            site = self._site()
+        for task, theirs, mine in self.scheduler.cross_stream_conflicts(stream, buffers):
+            lo, hi = max(theirs.addr, mine.addr), min(theirs.addr + theirs.nbytes, mine.addr + mine.nbytes)
+            writes = Access.WRITE in theirs.access
+            self._race(RaceReport(name, lo, hi - lo, task.name, task.stream, stream, writes, task.site))
+        self.scheduler.submit(stream, name, run, buffers=buffers, duration_us=duration, site=site)
+
+    def _race(self, report: RaceReport) -> None:
+        self._races.append(report)
+        self._log.warning(
+            "device.race",
+            operation=report.operation,
+            addr=hex(report.addr),
+            nbytes=report.nbytes,
+            task=report.task,
+            stream=hex(report.stream),
+            operation_stream=hex(report.operation_stream) if report.operation_stream is not None else None,
+            hint="synchronize the stream before touching this memory from the host"
+            if report.operation_stream is None
+            else "order the streams with an event (record on one, wait on the other)",
+        )
+        for listener in self.race_listeners:
+            listener(report)
 
     # -- streams and events -----------------------------------------------------------------
     def create_stream(self, priority: int = 0, flags: int = 0) -> StreamId:
@@ -287,15 +339,30 @@ class SimulatedNpu:
         with self.lock:
             if kernel.block_dim < 1:
                 raise InvalidValue(f"kernel {kernel.name}: block dim {kernel.block_dim} must be >= 1")
+            name = f"kernel {kernel.name}"
+            site = self._site()
             for arg in kernel.args:
-                self._check_end(arg.addr, arg.nbytes, True, f"kernel {kernel.name} argument")
-            self.scheduler.submit(
-                stream,
-                f"kernel {kernel.name}",
-                lambda: self._run_kernel(kernel),
-                buffers=kernel.args,
-                duration_us=cost.kernel_us(self.soc, kernel),
-            )
+                if self.heap.containing(arg.addr, arg.nbytes) is None:
+                    what = self.heap.describe_bad_address(arg.addr, arg.nbytes, f"{name} argument")
+                    self.fault(DeviceFault("out of bounds", name, stream, what, site))
+                    raise InvalidValue(what, addr=arg.addr, count=arg.nbytes)
+            run = self._kernel_task(kernel, name, stream, site)
+            self._submit(stream, name, run, kernel.args, cost.kernel_us(self.soc, kernel), site)
+
+    def _site(self) -> object:
+        return self._site_source() if self._site_source is not None else None
+
+    def _kernel_task(self, kernel: KernelLaunch, name: str, stream: StreamId, site: object) -> Callable[[], None]:
+        """The task that runs ``kernel``; an out-of-bounds access is told to the fault listeners as it fails."""
+
+        def run() -> None:
+            try:
+                self._run_kernel(kernel)
+            except KernelOutOfBounds as exc:
+                self.fault(DeviceFault("out of bounds", name, stream, exc.message, site))
+                raise
+
+        return run
 
     def _run_kernel(self, kernel: KernelLaunch) -> None:
         if kernel.ub_bytes_per_block > self.soc.ub_size:

@@ -52,6 +52,7 @@ class Task:
     buffers: tuple[BufferArg, ...] = ()
     duration_us: float = 0.0
     after: tuple[tuple[StreamId, int], ...] = ()  # (stream, seq) that must finish first
+    site: object = None  # what the device's site source said when the task was enqueued (the host call)
 
 
 @dataclass(slots=True)
@@ -139,10 +140,11 @@ class Scheduler:
         buffers: tuple[BufferArg, ...] = (),
         duration_us: float = 0.0,
         after: tuple[tuple[StreamId, int], ...] = (),
+        site: object = None,
     ) -> Task:
         st = self.stream(sid)
         self._seq += 1
-        task = Task(self._seq, sid, name, run, buffers, duration_us, after)
+        task = Task(self._seq, sid, name, run, buffers, duration_us, after, site)
         st.pending.append(task)
         if self.eager:
             self.drain(st, task.seq)
@@ -215,6 +217,49 @@ class Scheduler:
                     if racing and buf.addr < end and addr < buf.addr + buf.nbytes:
                         found.append(task)
                         break
+        return found
+
+    def ordered_before(self, sid: StreamId) -> dict[StreamId, int]:
+        """For each other stream, the last seq that a task enqueued on ``sid`` now must wait for.
+
+        Only queued waits matter: a wait that already ran finished its recorded work too, so that
+        work is no longer queued. Waits are followed transitively (a wait on a stream that itself
+        waits on a third).
+        """
+        frontier: dict[StreamId, int] = {}
+        work = [dep for task in self.stream(sid).pending for dep in task.after]
+        while work:
+            dep_sid, dep_seq = work.pop()
+            known = frontier.get(dep_sid, 0)
+            if known >= dep_seq:
+                continue
+            frontier[dep_sid] = dep_seq
+            dep = self._streams.get(dep_sid)
+            if dep is not None:
+                work.extend(d for task in dep.pending if known < task.seq <= dep_seq for d in task.after)
+        return frontier
+
+    def cross_stream_conflicts(
+        self, sid: StreamId, buffers: tuple[BufferArg, ...]
+    ) -> list[tuple[Task, BufferArg, BufferArg]]:
+        """Tasks queued on other streams that a task with ``buffers`` enqueued on ``sid`` now would race.
+
+        A pair races when the ranges overlap, one side writes, and neither stream order nor an event
+        puts the queued task first. Each racing task once: (task, its buffer, the new task's buffer).
+        """
+        others = [st for st in self._streams.values() if st.sid != sid and st.pending]
+        if not others or not buffers:
+            return []
+        frontier = self.ordered_before(sid)
+        found: list[tuple[Task, BufferArg, BufferArg]] = []
+        for st in others:
+            bound = frontier.get(st.sid, 0)
+            for task in st.pending:
+                if task.seq <= bound:
+                    continue
+                pair = _first_overlap(task.buffers, buffers)
+                if pair is not None:
+                    found.append((task, *pair))
         return found
 
     def run_through(self, tasks: list[Task]) -> None:
@@ -320,3 +365,12 @@ class Scheduler:
                 )
         assert evs[0].timestamp_us is not None and evs[1].timestamp_us is not None
         return (evs[1].timestamp_us - evs[0].timestamp_us) / 1000.0
+
+
+def _first_overlap(theirs: tuple[BufferArg, ...], mine: tuple[BufferArg, ...]) -> tuple[BufferArg, BufferArg] | None:
+    for buf in theirs:
+        for own in mine:
+            racing = Access.WRITE in own.access or Access.WRITE in buf.access
+            if racing and buf.addr < own.addr + own.nbytes and own.addr < buf.addr + buf.nbytes:
+                return buf, own
+    return None

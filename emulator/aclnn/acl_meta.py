@@ -31,6 +31,7 @@ from emulator.cface import (
     address,
     live,
 )
+from emulator.diagnostics import ReportKind
 from emulator.errors import AclnnParamNullptr
 from emulator.meta.dtypes import SCALAR_BYTES, numpy_dtype, to_acl_dtype, to_op_dtype
 from emulator.meta.formats import is_private_format, to_acl_format, to_op_format
@@ -60,7 +61,11 @@ def _read(values: object, count: int, api: str, what: str) -> tuple[int, ...] | 
     seq = list(values) if isinstance(values, np.ndarray) else values
     assert isinstance(seq, list | tuple)
     if count < 0 or len(seq) < count:
-        report_undefined(api, f"{what} has {len(seq)} elements but the count says {count}: a read past its end")
+        report_undefined(
+            api,
+            f"{what} has {len(seq)} elements but the count says {count}: a read past its end",
+            kind=ReportKind.BAD_ARGUMENT,
+        )
         return None
     return tuple(operator.index(v) for v in seq[:count])
 
@@ -148,7 +153,11 @@ def _scalar_bytes(value: object, dataType: int, need: int) -> bytes | None:
         raise TypeError(f"aclCreateScalar args parse failed: value must be a number, numpy scalar or bytes, "
                         f"not {type(value).__name__}")  # fmt: skip
     if len(raw) < need:
-        report_undefined("aclCreateScalar", f"the value has {len(raw)} bytes but dtype {dataType} reads {need}")
+        report_undefined(
+            "aclCreateScalar",
+            f"the value has {len(raw)} bytes but dtype {dataType} reads {need}",
+            kind=ReportKind.BAD_ARGUMENT,
+        )
         return None
     return raw[:need]
 
@@ -179,7 +188,9 @@ def _array_values(value: object, size: int, api: str, convert: Callable[[Any], o
     seq = list(value) if isinstance(value, np.ndarray) else value
     assert isinstance(seq, list | tuple)
     if size < 0 or len(seq) < size:
-        report_undefined(api, f"value has {len(seq)} elements but size is {size}: a read past its end")
+        report_undefined(
+            api, f"value has {len(seq)} elements but size is {size}: a read past its end", kind=ReportKind.BAD_ARGUMENT
+        )
         return None
     return tuple(convert(v) for v in seq[:size])
 
@@ -262,6 +273,7 @@ def _destroy(obj: Handle | None, api: str) -> int:
             f"double destroy of {type(obj).__name__} {obj.key:#x}",
             created=gone.site if gone else None,
             destroyed=gone.released_at if gone else None,
+            kind=ReportKind.DOUBLE_DESTROY,
         )
         return OK
     obj.alive = False

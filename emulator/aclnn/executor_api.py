@@ -20,6 +20,7 @@ from emulator import process
 from emulator.boundary import report_undefined
 from emulator.cface import Address, aclnn_api, address, live
 from emulator.device.interface import Device, Direction
+from emulator.diagnostics import ReportKind
 from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, AclnnParamNullptr
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
 from emulator.meta.objects import Handle, aclTensor, aclTensorList, numel
@@ -162,7 +163,9 @@ def aclDumpOpTensors(
     assert tensors is not None
     if total > len(tensors):
         report_undefined(
-            "aclDumpOpTensors", f"tensors has {len(tensors)} entries but the counts say {total}: a read past its end"
+            "aclDumpOpTensors",
+            f"tensors has {len(tensors)} entries but the counts say {total}: a read past its end",
+            kind=ReportKind.BAD_ARGUMENT,
         )
     proc = process.current()
     config = proc.acl.config

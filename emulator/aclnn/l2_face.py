@@ -2,8 +2,10 @@
 
 Each op's ``aclnnXxxGetWorkspaceSize`` is its registered body behind the C boundary of its
 prototype (every argument checked against its C type, a failure turned into
-``(0, None, status)``), run in the two-phase frame with the current process's collaborators; its
-``aclnnXxx`` is the fixed phase 2. This is the only place an op call meets the emulated process.
+``(0, None, status)``); every object it is handed is checked for use after destroy and foreign
+handles first (``emulator.aclnn.handle_checks``), then it runs in the two-phase frame with the
+current process's collaborators; its ``aclnnXxx`` is the fixed phase 2. This is the only place
+an op call meets the emulated process.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from emulator import process
+from emulator.aclnn.handle_checks import argument_names, check_arguments
 from emulator.boundary import c_api
 from emulator.cface import Address, address
 from emulator.engine.executor import aclOpExecutor
@@ -56,10 +59,14 @@ def bind(module: ModuleType) -> dict[str, Callable[..., Any]]:
 def phase1_of(entry: L2Entry) -> Phase1:
     api = entry.api
     body = entry.body
+    c_name = entry.phase1.c_name
+    names = argument_names(entry.phase1)
 
     @functools.wraps(body)
     def call(*args: Any) -> tuple[int, aclOpExecutor | None, int]:
-        return run_phase1(process.current().op_context, api, body, args)
+        op = process.current().op_context
+        check_arguments(op.diagnostics, op.registry, c_name, names, args)  # the sanitizer's handle checks
+        return run_phase1(op, api, body, args)
 
     wrapped: Phase1 = c_api(entry.phase1)(call)
     return wrapped

@@ -21,6 +21,7 @@ import numpy as np
 import structlog
 
 from emulator.device.errors import DeviceError
+from emulator.diagnostics import ReportKind
 from emulator.engine.tensors import ExecTensor, Storage, nbytes, storage_key
 from emulator.engine.workspace import PlannedBuffer, max_allocate
 from emulator.errors import AclnnError, AclnnParamNullptr, AclnnRuntimeError
@@ -266,7 +267,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         if not self.alive:
             self.ctx.diagnostics.report_released(
                 self.ctx.registry, self.kind, self.key, "aclDestroyAclOpExecutor",
-                f"the executor of {self.api} was already freed",
+                f"the executor of {self.api} was already freed", report_kind=ReportKind.DOUBLE_DESTROY,
             )  # fmt: skip
             return
         for launcher in self.launchers:
@@ -284,6 +285,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
             self.ctx.diagnostics.report(
                 self.api,
                 f"workspaceSize {workspace_size} is below the {needed} bytes phase 1 asked for: kernels overrun it",
+                kind=ReportKind.OUT_OF_BOUNDS,
             )
         try:
             self._launch_all(workspace, workspace_size, stream, {})
@@ -352,6 +354,7 @@ def common_op_executor_run(workspace: int | None, workspace_size: int, executor:
         executor.ctx.diagnostics.report_released(
             executor.ctx.registry, executor.kind, executor.key, executor.api,
             "phase 2 on an executor that was already freed (a non-repeatable executor runs once)",
+            report_kind=ReportKind.EXECUTOR_REUSE,
         )  # fmt: skip
         raise AclnnError(f"{executor.api}: the executor was already freed", msg_id=None)
     if workspace_size > 0 and not workspace:

@@ -23,7 +23,7 @@ from typing import Any
 
 import structlog
 
-from emulator.diagnostics import Diagnostics
+from emulator.diagnostics import Diagnostics, ReportKind
 from emulator.engine.keys import KeySchema
 from emulator.engine.opp import OppPackages
 from emulator.engine.opp.binconfig import BinEntry
@@ -108,6 +108,7 @@ class OpKernelBin:
                         f"{self.op_type} tiling",
                         f"the tiling-parse context of {self.json_file_path} was released by aclnnFinalize "
                         "and is never parsed again (its compile info is gone)",
+                        kind=ReportKind.USE_AFTER_DESTROY,
                     )
                 return holder
             self.holders[key] = None  # the once-flag is spent even if the build fails

@@ -21,6 +21,7 @@ from typing import Any
 
 import structlog
 
+from emulator.diagnostics import ReportKind
 from emulator.engine.executor import OpConfig, RepeatMode, aclOpExecutor, common_op_executor_run
 from emulator.errors import AclnnError, AclnnParamNullptr
 from emulator.meta.objects import (
@@ -216,6 +217,7 @@ class OpCache:
                 wrap.key,
                 wrap.api,
                 "phase 2 on a cache replay object that was already freed",
+                report_kind=ReportKind.EXECUTOR_REUSE,
             )
             raise AclnnError(f"{wrap.api}: the executor was already freed", msg_id=None)
         try:

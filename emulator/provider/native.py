@@ -35,6 +35,7 @@ import numpy as np
 from emulator.capi.ctypes_types import CTYPES, array_count, base_type, element_ctype
 from emulator.capi.proto import Param, Proto
 from emulator.capi.types import META_HANDLES
+from emulator.diagnostics import ReportKind
 from emulator.errors import AclnnError
 from emulator.meta.dtypes import numpy_dtype, to_op_dtype, type_size
 from emulator.status import AclnnStatus
@@ -289,12 +290,13 @@ class NativeFunction:
         """Report the use of a destroyed handle; the call is not made (see the module docstring)."""
         destroy = self.c_name.startswith("aclDestroy")
         if destroy:
-            what = f"double destroy of {dead.type_name} {dead.key:#x}"
+            what, kind = f"double destroy of {dead.type_name} {dead.key:#x}", ReportKind.DOUBLE_DESTROY
         elif self.phase2:
             what = "phase 2 on an executor that was already freed (a non-repeatable executor runs once)"
+            kind = ReportKind.EXECUTOR_REUSE
         else:
-            what = f"use of a destroyed {dead.type_name} ({dead.key:#x})"
-        proc.diagnostics.report_released(proc.registry, dead.kind, dead.key, self.c_name, what)
+            what, kind = f"use of a destroyed {dead.type_name} ({dead.key:#x})", ReportKind.USE_AFTER_DESTROY
+        proc.diagnostics.report_released(proc.registry, dead.kind, dead.key, self.c_name, what, report_kind=kind)
         if self.proto.ret.kind == "handle":
             return None
         if destroy:

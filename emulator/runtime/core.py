@@ -34,8 +34,10 @@ from emulator.device.errors import (
 )
 from emulator.device.interface import AddressKind, AllocationInfo, DevicePtr, EventId, StreamId
 from emulator.device.soc import SocProfile, load_soc
+from emulator.diagnostics import Diagnostics
 from emulator.runtime.context import Context, DeviceSlot
-from emulator.tracking import Registry, ResourceKind
+from emulator.runtime.device_reports import fault_reporter, race_reporter
+from emulator.tracking import Registry, ResourceKind, capture_site
 
 log = structlog.get_logger(logger_name="emulator.runtime")
 
@@ -51,9 +53,10 @@ class ThreadState(threading.local):
 
 
 class Runtime:
-    def __init__(self, settings: Settings, registry: Registry) -> None:
+    def __init__(self, settings: Settings, registry: Registry, diagnostics: Diagnostics | None = None) -> None:
         self.settings = settings
         self.registry = registry
+        self.diagnostics = diagnostics if diagnostics is not None else Diagnostics()
         self.soc: SocProfile = load_soc(settings.soc)
         self.thread = ThreadState()
         self.default_device: int | None = None  # from aclInit's defaultDevice.default_device
@@ -95,6 +98,10 @@ class Runtime:
                 eager=self.settings.eager,
                 block_workers=self.settings.block_workers,
             )
+            if device.caps.detects_races:  # races and faults reach the sanitizer's reports with host call sites
+                device.set_site_source(capture_site if self.settings.tracking else None)
+                device.add_race_listener(race_reporter(self.diagnostics))
+                device.add_fault_listener(fault_reporter(self.diagnostics))
             primary = Context(self._new_handle(), device_id, primary=True)
             self._contexts[primary.handle] = primary
             slot = self._slots[device_id] = DeviceSlot(device, primary)

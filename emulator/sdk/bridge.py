@@ -22,13 +22,13 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from emulator import acl, aclnn, process, tracking
 from emulator.capi import META, RUNTIME, Param, Proto
 from emulator.capi.ctypes_types import CTYPES, array_count, element_ctype
-from emulator.capi.handles import HandleTable
-from emulator.diagnostics import UndefinedBehaviour
+from emulator.capi.handles import HandleTable, UnknownHandle
+from emulator.diagnostics import ReportKind, UndefinedBehaviour
 from emulator.kernels import REGISTRY
 from emulator.meta.dtypes import type_size
 from emulator.sdk.forwarders import written_in_c
@@ -127,10 +127,12 @@ class Forward:
                 with acting_as(served):  # the libraries stand in for a card's (emulator.testing.card)
                     return run(args)
             except UndefinedBehaviour as exc:  # strict mode: halt on error, with the report
-                print(f"opbase-emu: {exc}", file=sys.stderr)
-                sys.stderr.flush()
-                os.abort()
+                _halt(exc)
             except Exception as exc:
+                try:
+                    _report_foreign(self, args, exc)
+                except UndefinedBehaviour as strict:
+                    _halt(strict)
                 process.current().errors.report("EZ9999", f"{c_name}: {type(exc).__name__}: {exc}")
                 return failure
 
@@ -240,6 +242,46 @@ def install(current_caller: int) -> None:
         return NativeSite(caller) if caller else None
 
     tracking.NATIVE_SITE = native_site
+
+
+def _halt(exc: UndefinedBehaviour) -> NoReturn:
+    """Strict mode from C: abort with the report's line on stderr (printed already unless reports are off)."""
+    if not process.current().diagnostics.echo:
+        print(exc.diagnostic.line(), file=sys.stderr)
+    sys.stderr.flush()
+    os.abort()
+
+
+def _report_foreign(forward: Forward, args: tuple[Any, ...], exc: Exception) -> None:
+    """A handle argument the call could not use is a FOREIGN_HANDLE report (only on the failure path).
+
+    A C program can pass any pointer: an address this process never handed out (a wild pointer, or
+    another process's object), or a handle of another kind cast to this one. The call still fails
+    as it does (a card would crash or misread instead; no status is defined for it).
+    """
+    diagnostics = process.current().diagnostics
+    if isinstance(exc, UnknownHandle):
+        diagnostics.report(
+            forward.proto.c_name, f"{exc} (a wild pointer, or another process's object)", kind=ReportKind.FOREIGN_HANDLE
+        )
+        return
+    if not isinstance(exc, TypeError):
+        return
+    handles = process.current().c_handles
+    for param, value in zip(forward.proto.params, args, strict=False):
+        if param.out or param.ctype.kind != "handle" or not value:
+            continue
+        try:
+            obj = handles.get(int(value))
+        except UnknownHandle:
+            continue
+        if not param.ctype.accepts(obj):
+            diagnostics.report(
+                forward.proto.c_name,
+                f"{param.name} ({param.ctype.spelling}) is {type(obj).__name__} {int(value):#x}, "
+                "a handle of another kind",
+                kind=ReportKind.FOREIGN_HANDLE,
+            )
 
 
 def at_exit(status: int = 0) -> None:

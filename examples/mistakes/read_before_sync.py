@@ -12,6 +12,7 @@ from _common import device_tensor, finish, start
 
 from emulator import acl, aclnn, process
 from emulator.acl import constants as c
+from emulator.diagnostics import ReportKind
 
 stream = start()
 x, x_ptr = device_tensor(np.arange(4, dtype=np.float32), aclnn.ACL_FLOAT)
@@ -23,9 +24,9 @@ result = np.empty(4, dtype=np.float32)
 # the mistake: no acl.rt.synchronize_stream(stream) before this copy
 acl.rt.memcpy(result.ctypes.data, result.nbytes, out_ptr, result.nbytes, c.ACL_MEMCPY_DEVICE_TO_HOST)
 print("result:", result.tolist())
-device = process.current().runtime.current_device()
-for race in device.races if device.caps.detects_races else []:  # a card cannot see races
-    print(f"  race: {race.operation} of {race.nbytes} bytes at {race.addr:#x} while '{race.task}' was queued")
+# the report is already on stderr; a program (or a test) reads it from the process's diagnostics
+for race in process.current().diagnostics.of_kind(ReportKind.RACE):
+    print(f"  {race.kind} at {race.site}: {race.api} {race.message}")
 aclnn.aclDestroyScalar(alpha)
 finish(stream, [x, out], [x_ptr, out_ptr])
 aclnn.aclnnFinalize()

@@ -313,7 +313,17 @@ def test_read_before_sync_reports_the_race(cli: Runs) -> None:
     """read_before_sync reports the D2H copy racing the queued kernel, and still reads the right data."""
     out = cli["read_before_sync"].stdout
     assert "result: [0.0, 2.0, 4.0, 6.0]" in out
-    assert re.search(r"race: aclrtMemcpy D2H of 16 bytes at 0x[0-9a-f]+ while 'kernel Add' was queued", out), out
+    assert re.search(
+        r"race at examples/mistakes/read_before_sync\.py:25: aclrtMemcpy D2H touches 16 bytes at 0x[0-9a-f]+ "
+        r"that 'kernel Add' queued on stream 0x[0-9a-f]+ still writes",
+        out,
+    ), out
+    # the same report, visible by default on stderr, names the line that enqueued the kernel
+    assert re.search(
+        r"opbase-emu: race: examples/mistakes/read_before_sync\.py:25: aclrtMemcpy D2H: .*"
+        r"; the queued task was enqueued at examples/mistakes/read_before_sync\.py:22; on a card",
+        cli["read_before_sync"].stderr,
+    ), cli["read_before_sync"].stderr
 
 
 # -- demo and config check ----------------------------------------------------------------------------
