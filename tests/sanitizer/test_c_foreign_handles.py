@@ -15,7 +15,7 @@ from emulator.sdk import bridge
 
 def test_a_wild_handle_address_is_a_foreign_handle(emu: process.EmulatedProcess) -> None:
     forward = bridge.forwards()["aclDestroyTensor"]
-    status = bridge._call(forward, "aclDestroyTensor", (0xDEAD0,), 0)
+    status = bridge.entry("aclDestroyTensor")(0xDEAD0)
     assert status == forward.failure
     [report] = emu.diagnostics
     assert report.kind is ReportKind.FOREIGN_HANDLE
@@ -26,11 +26,11 @@ def test_a_wild_handle_address_is_a_foreign_handle(emu: process.EmulatedProcess)
 def test_a_scalar_passed_as_a_tensor_is_a_foreign_handle(emu: process.EmulatedProcess) -> None:
     forwards = bridge.forwards()
     value = ctypes.c_float(1.0)
-    scalar = bridge._call(forwards["aclCreateScalar"], "aclCreateScalar", (ctypes.addressof(value), 0), 0)
+    scalar = bridge.entry("aclCreateScalar")(ctypes.addressof(value), 0)
     assert scalar != 0 and emu.diagnostics == []
-    status = bridge._call(forwards["aclDestroyTensor"], "aclDestroyTensor", (scalar,), 0)
+    status = bridge.entry("aclDestroyTensor")(scalar)
     assert status == forwards["aclDestroyTensor"].failure
     [report] = emu.diagnostics
     assert report.kind is ReportKind.FOREIGN_HANDLE
     assert report.message == f"tensor (const aclTensor *) is aclScalar {scalar:#x}, a handle of another kind"
-    assert bridge._call(forwards["aclDestroyScalar"], "aclDestroyScalar", (scalar,), 0) == 0
+    assert bridge.entry("aclDestroyScalar")(scalar) == 0
