@@ -82,7 +82,6 @@ class RunContext:
     stream: int
     workspace: int
     workspace_size: int
-    debug_kernel: bool
     subst: dict[int, aclTensor] = field(default_factory=dict)
 
     @property
@@ -303,7 +302,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         try:
             device, sid = op.runtime.resolve_stream(stream, submit=True)
             self._bind_workspace(workspace)
-            ctx = RunContext(self, device, sid, workspace, workspace_size, op.aclnn.debug_kernel, subst)
+            ctx = RunContext(self, device, sid, workspace, workspace_size, subst)
             if op.settings.shape_only:  # a dry run: everything phase 1 decided, no kernel
                 op.aclnn.skipped_launches += len(self.launchers)
                 log.debug("executor.shape_only", api=self.api, skipped=len(self.launchers))

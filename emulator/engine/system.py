@@ -92,7 +92,9 @@ class AclnnState:
     def __post_init__(self) -> None:
         # The static initial value: on iff NPU_COLLECT_PATH is set at all, even to "".
         self.debug_kernel = self.settings.npu_collect_path is not None
-        self.kernel_mgr = KernelMgr(lambda: self.load_packages(self.soc_version), self.registry, self.diagnostics)
+        self.kernel_mgr = KernelMgr(
+            lambda: self.load_packages(self.soc_version), self.registry, self.diagnostics, lambda: self.debug_kernel
+        )
         self.aicpu = AicpuTaskSpaces(self.settings.aicpu_cache_limit, self.registry)
         self.op_cache = OpCache(self.settings.cache_limit, disabled=self.settings.disable_l2_cache)
         # aclnnFinalize: aclnnAicpuFinalize, then KernelMgr.ReleaseTilingParse, the real order
