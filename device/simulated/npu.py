@@ -10,7 +10,8 @@ Fidelity notes:
 - Host addresses are real. An address inside any device's window, or in the null page, is
   refused instead of dereferenced, so a swapped host/device pointer is an error, not a crash.
 - Kernels are SPMD: ``func`` runs once per block with its block index and the tiling bytes;
-  a block that declares more unified buffer than the SoC has fails like an AI Core exception.
+  a block that uses more unified buffer than the SoC has fails like an AI Core exception, and a
+  block dim of 0 or above 65535 is refused at launch (107000), as the runtime's KernelLaunch does.
 - Every capability flag is on: Python kernels run, every task is reported to task listeners
   with its simulated start and duration, and races are detected.
 """
@@ -55,6 +56,7 @@ log = structlog.get_logger(logger_name="device.simulated")
 MAX_DEVICES = 64
 PARALLEL_MIN_BYTES = 4 * 1024 * 1024  # below this, handing blocks to threads costs more than it saves
 NULL_PAGE = 0x10000
+MAX_BLOCK_DIM = 0xFFFF  # the runtime's KernelLaunch refuses a coreDim above UINT16_MAX
 
 
 class SimulatedNpu:
@@ -285,8 +287,12 @@ class SimulatedNpu:
     # -- kernels ----------------------------------------------------------------------------
     def launch(self, kernel: KernelLaunch, stream: StreamId) -> None:
         with self.lock:
-            if kernel.block_dim < 1:
-                raise InvalidValue(f"kernel {kernel.name}: block dim {kernel.block_dim} must be >= 1")
+            if not 1 <= kernel.block_dim <= MAX_BLOCK_DIM:  # the task descriptor holds the block dim in 16 bits
+                raise InvalidValue(
+                    f"kernel {kernel.name}: block dim {kernel.block_dim} is invalid; it must be greater than 0 "
+                    f"and less than or equal to {MAX_BLOCK_DIM}",
+                    block_dim=kernel.block_dim,
+                )
             for arg in kernel.args:
                 self._check_end(arg.addr, arg.nbytes, True, f"kernel {kernel.name} argument")
             self.scheduler.submit(

@@ -214,7 +214,7 @@ class AiCoreLauncher(Launcher):
                 result.block_dim,
                 buffers,
                 result.tiling_bytes,
-                result.ub_bytes_per_block,
+                result.ub_use(self._itemsizes()),
                 Engine.AICORE,
                 attrs=self.attrs,
                 printf=printf,
@@ -224,6 +224,14 @@ class AiCoreLauncher(Launcher):
             ),
             ctx.stream,
         )
+
+    def _itemsizes(self) -> list[int]:
+        sizes = []
+        for tensor in flatten(self.pack.inputs) + flatten(self.pack.outputs):
+            np_dtype = numpy_dtype(tensor.dtype) if tensor is not None else None
+            if np_dtype is not None:
+                sizes.append(np_dtype.itemsize)
+        return sizes
 
     def _atomic_clean(self, ctx: RunContext) -> None:
         """Buffers the kernel JSON's ``parameters`` ask to be pre-filled get a MemSet first."""

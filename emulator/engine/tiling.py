@@ -13,7 +13,7 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -67,6 +67,18 @@ class TilingContext:
     deterministic: bool = False
 
 
+@runtime_checkable
+class UbPlan(Protocol):
+    """A tiling-data struct that knows the unified buffer a kernel reading it allocates.
+
+    On a card the UB a block uses is what the kernel's Init allocates from the tiling fields it
+    reads (tile length x element size x buffer count); a struct with this method restates that,
+    so a tiling that declares less than its own tile sizes imply cannot slip past the UB check.
+    """
+
+    def ub_bytes(self, itemsizes: Sequence[int]) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class TilingResult:
     """The outputs of a tiling function; ``ub_bytes_per_block`` is what each block will hold in UB."""
@@ -83,6 +95,11 @@ class TilingResult:
     @property
     def tiling_bytes(self) -> bytes:
         return bytes(self.data) if self.data is not None else b""
+
+    def ub_use(self, itemsizes: Sequence[int]) -> int:
+        """UB per block as the device checks it: the declaration, or what the tile sizes imply when more."""
+        implied = self.data.ub_bytes(itemsizes) if isinstance(self.data, UbPlan) else 0
+        return max(self.ub_bytes_per_block, implied)
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,13 +20,22 @@ import numpy as np
 import pytest
 from structlog.testing import capture_logs
 
-from emulator import aclnn, process
+from emulator import acl, aclnn, process
 from emulator.device.interface import NO_ATTRS, BlockContext, KernelAttrs
 from emulator.engine.tiling import KernelSignature
-from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult
+from emulator.opdev import (
+    BinSpec,
+    EleBaseTilingData,
+    OpImpl,
+    TilingContext,
+    TilingResult,
+    block_range,
+    elementwise_tiling,
+)
 
 DEBUG_ON = {"op_debug_config": {"enable_debug_kernel": "on"}}
 AICORE_EXCEPTION = 507015
+RUNTIME_ERROR = 361001
 N = 64
 
 
@@ -201,6 +210,56 @@ def test_ub_at_the_limit_is_fine(npu_with: Callable[..., Any]) -> None:
     status, sync, _ = launch(npu_with, make_op(double_kernel(seen), block_tiling(2, ub_bytes=ub_size)))
     assert (status, sync) == (0, 0)
     assert len(seen) == 2
+
+
+def ele_copy_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+    lo, hi = block_range(ctx.tiling, ctx.block_idx)
+    y.view(np.float32)[lo:hi] = x.view(np.float32)[lo:hi]
+
+
+def test_ub_check_reads_the_tile_size_of_the_tiling_data(npu_with: Callable[..., Any]) -> None:
+    """A tiling declaring 1 KiB of UB but putting a 10M-element tile in its EleBaseTilingData fails (507015)."""
+
+    def tiling(ctx: TilingContext) -> TilingResult:
+        good = elementwise_tiling(ctx, N, 2)
+        data = EleBaseTilingData.from_buffer_copy(good.tiling_bytes)
+        data.ubFormer = data.blockFormer = 10_000_000
+        return TilingResult(tiling_key=0, block_dim=good.block_dim, data=data, ub_bytes_per_block=1024)
+
+    status, sync, _ = launch(npu_with, make_op(ele_copy_kernel, tiling))
+    assert status == 0
+    assert sync == AICORE_EXCEPTION
+
+
+def test_ub_check_accepts_the_template_tiling(npu_with: Callable[..., Any]) -> None:
+    """The elementwise template's own tiling (tiles sized to the UB) passes the tile-size check and runs."""
+    status, sync, read = launch(npu_with, make_op(ele_copy_kernel, lambda ctx: elementwise_tiling(ctx, N, 2)))
+    assert (status, sync) == (0, 0)
+    np.testing.assert_array_equal(read(), np.arange(N, dtype=np.float32))
+
+
+@pytest.mark.parametrize("blocks", [65536, 1 << 20])
+def test_block_dim_above_65535_is_refused(npu_with: Callable[..., Any], blocks: int) -> None:
+    """More than 65535 blocks fails the launch: phase 2 returns 361001 and the runtime's text says why."""
+    seen: list[tuple[int, int]] = []
+    status, sync, _ = launch(npu_with, make_op(double_kernel(seen), block_tiling(blocks, per_block=1)))
+    assert status == RUNTIME_ERROR
+    assert sync == 0
+    assert seen == []
+    assert "less than or equal to 65535" in (acl.get_recent_err_msg() or "")
+
+
+def test_block_dim_65535_is_accepted(npu_with: Callable[..., Any]) -> None:
+    """65535 blocks, the largest block dim the runtime takes, launches and runs every block."""
+    count = [0]
+
+    def kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+        count[0] += 1
+
+    impl = make_op(kernel, block_tiling(65535, per_block=1))
+    status, sync, _ = launch(npu_with, impl)
+    assert (status, sync) == (0, 0)
+    assert count[0] == 65535
 
 
 def test_debug_kernel_accepts_a_nan_result(npu_with: Callable[..., Any]) -> None:
