@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import structlog
 
-from emulator.device.interface import Access, BufferArg, Direction, Engine, KernelAttrs, KernelLaunch
+from emulator.device.interface import Access, BufferArg, Direction, Engine, InitRole, KernelAttrs, KernelLaunch
 from emulator.device.soc import SocProfile
 from emulator.diagnostics import Diagnostics
 from emulator.engine.args import ArgPack, flatten
 from emulator.engine.executor import RepeatMode
+from emulator.engine.initcheck import ArgInfo, input_name, input_role, reporter
 from emulator.engine.kernel_mgr import OpKernelBin
 from emulator.engine.tensors import ExecTensor, describe_tensor, host_array, nbytes, span_bytes
 from emulator.engine.tiling import KernelSignature, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
@@ -87,27 +88,43 @@ class Launcher:
 
 
 def kernel_buffers(
-    ctx: RunContext, pack: ArgPack, workspace: list[aclTensor]
-) -> tuple[tuple[BufferArg, ...], tuple[tuple[int, bytes], ...]]:
-    """Device buffers in launch order (inputs, outputs, outshape, workspace) and the host inputs, whose
-    bytes travel in the argument block (``(position, bytes)``; null inputs take no position)."""
+    ctx: RunContext, impl: OpImpl, pack: ArgPack, workspace: list[aclTensor]
+) -> tuple[tuple[BufferArg, ...], tuple[tuple[int, bytes], ...], list[ArgInfo]]:
+    """Device buffers in launch order (inputs, outputs, outshape, workspace), the host inputs, whose
+    bytes travel in the argument block (``(position, bytes)``; null inputs take no position), and
+    what each buffer is (its tensor, its name in a report, its initcheck role)."""
     buffers: list[BufferArg] = []
+    infos: list[ArgInfo] = []
     inline: list[tuple[int, bytes]] = []
     position = 0
-    for tensor in flatten(pack.inputs):
-        if tensor is None:
-            continue
-        if isinstance(tensor, ExecTensor) and tensor.on_host:
-            inline.append((position, host_array(tensor).tobytes()))
-        else:
-            buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.READ))
-        position += 1
-    writes = [t for t in flatten(pack.outputs) if t is not None] + [t for t, _ in pack.outshape]
-    for tensor in writes:
+    for index, arg in enumerate(pack.inputs):
+        name = input_name(impl, index)
+        for tensor in flatten([arg]):
+            if tensor is None:
+                continue
+            if isinstance(tensor, ExecTensor) and tensor.on_host:
+                inline.append((position, host_array(tensor).tobytes()))
+            else:
+                buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.READ))
+                infos.append(ArgInfo(tensor, f"input {index} ({name})", input_role(impl, name)))
+            position += 1
+    outputs = [t for t in flatten(pack.outputs) if t is not None] + [t for t, _ in pack.outshape]
+    for index, tensor in enumerate(outputs):
         buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.WRITE))
-    for tensor in workspace:
+        infos.append(ArgInfo(tensor, f"output {index}", InitRole.WRITES))
+    for index, tensor in enumerate(workspace):
         buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.READ_WRITE))
-    return tuple(buffers), tuple(inline)
+        infos.append(ArgInfo(tensor, f"workspace {index}", InitRole.UNREAD))
+    return tuple(buffers), tuple(inline), infos
+
+
+def initcheck_fields(ctx: RunContext, infos: list[ArgInfo]) -> dict[str, Any]:
+    """The KernelLaunch fields of initcheck (none when it is off: the launch then only marks writes)."""
+    if not ctx.initcheck:
+        return {}
+    op = ctx.executor.ctx
+    report = reporter(ctx.executor.api, infos, ctx.site, op.diagnostics, op.registry)
+    return {"init_roles": tuple(info.role for info in infos), "on_uninit": report}
 
 
 def kernel_signature(impl: OpImpl, pack: ArgPack) -> KernelSignature:
@@ -201,7 +218,7 @@ class AiCoreLauncher(Launcher):
         self.recorded = result
         if executor.repeat_mode is RepeatMode.REPEAT:
             self.tiling = result  # repeatable executors keep the tiling result for later runs
-        buffers, inline = kernel_buffers(ctx, self.pack, self.workspace)
+        buffers, inline, infos = kernel_buffers(ctx, self.impl, self.pack, self.workspace)
         debug = self.bin.debug  # decided when the op was registered, not now
         printf, check = _debug_hooks(self.impl.op_type, self.pack, debug, executor.ctx.diagnostics)
         self._atomic_clean(ctx)
@@ -221,6 +238,7 @@ class AiCoreLauncher(Launcher):
                 check=check,
                 bounds_checked=debug,
                 inline_args=inline,
+                **initcheck_fields(ctx, infos),
             ),
             ctx.stream,
         )
@@ -272,7 +290,7 @@ class AicpuLauncher(Launcher):
         return f"{self.impl.op_type}(AI CPU)"
 
     def launch(self, ctx: RunContext) -> None:
-        buffers, inline = kernel_buffers(ctx, self.pack, [])
+        buffers, inline, infos = kernel_buffers(ctx, self.impl, self.pack, [])
         tiling = b""
         if self.impl.tiling is not None:  # an AI CPU kernel is one block on one core
             platform = PlatformInfo(ctx.executor.ctx.soc, 1, 1, 1)
@@ -296,6 +314,7 @@ class AicpuLauncher(Launcher):
                 Engine.AICPU,
                 attrs=kernel_attrs(self.impl, self.pack),
                 inline_args=inline,
+                **initcheck_fields(ctx, infos),
             ),
             ctx.stream,
         )

@@ -146,6 +146,8 @@ class OpImpl:
     the shipped op package in the real on-disk format, from which the engine reads them back.
     ``kernel_attrs`` builds what the binary has baked in (the op's ``KernelAttrs`` dataclass, declared
     next to ``kernel``) from the launch's ``KernelSignature``; every block of the launch receives it.
+    ``moved_inputs`` / ``unread_inputs`` tell initcheck which inputs are data the kernel only moves
+    and which it never reads; by default a kernel computes from all of them.
     """
 
     op_type: str
@@ -161,6 +163,11 @@ class OpImpl:
     input_names: tuple[str, ...] = ("x",)
     output_names: tuple[str, ...] = ("y",)
     kernel_attrs: KernelAttrsFunc = no_kernel_attrs
+    # initcheck: inputs (by name) whose bytes the kernel copies to its outputs without computing
+    # (a transpose, a concat, a gather) and inputs whose data it never reads (only their shape);
+    # every other input is computed from, so reading never-written bytes of it is reported
+    moved_inputs: tuple[str, ...] = ()
+    unread_inputs: tuple[str, ...] = ()
 
 
 def ceil_div(a: int, b: int) -> int:
