@@ -174,7 +174,8 @@ class InitRole(Enum):
     COMPUTES = auto()  # an input the kernel computes from: reading never-written bytes is reported
     MOVES = auto()  # an input whose bytes the kernel copies as they are: never-written bytes stay so
     UNREAD = auto()  # an input whose data the kernel never reads (only its shape), or scratch
-    WRITES = auto()  # an output
+    WRITES = auto()  # an output the kernel writes whole
+    SCATTERS = auto()  # an output the kernel writes only in part (a strided scatter into a storage)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,9 @@ A kernel that computes from bytes no copy, memset or earlier kernel wrote reads 
   matters yet: the kernel is run a second time over *shadow* buffers (one byte per byte, 1 where
   never written), so each never-written byte lands where the real run put its data, and the
   outputs' written state is taken from that — exact for any gather or scatter pattern. The second
-  run happens only when a moved input holds never-written bytes or an output is not yet wholly
-  written; control inputs (a permutation, a shape) get their real bytes in it;
+  run happens only when a moved input holds never-written bytes, or when a kernel that writes
+  only part of its output (a strided scatter) meets an output not yet wholly written; control
+  inputs (a permutation, a shape) get their real bytes in it;
 - outputs of a computing kernel, and scratch, count as written over their whole extent.
 """
 
@@ -27,6 +28,7 @@ from .heap import Heap
 log = structlog.get_logger(logger_name="device.simulated")
 
 UNWRITTEN = 1  # a shadow byte standing for a never-written byte (0: written)
+OUTPUTS = (InitRole.WRITES, InitRole.SCATTERS)
 
 
 def check_reads(heap: Heap, kernel: KernelLaunch) -> None:
@@ -52,7 +54,7 @@ def record_writes(heap: Heap, kernel: KernelLaunch, run_shadow: Callable[[list[n
             if arg.access & Access.WRITE:
                 heap.mark_written(arg.addr, arg.nbytes)
         return
-    outputs = [i for i, role in enumerate(roles) if role is InitRole.WRITES]
+    outputs = [i for i, role in enumerate(roles) if role in OUTPUTS]
     if _needs_shadow(heap, kernel):
         shadows = [_shadow(heap, kernel, i) for i in range(len(kernel.args))]
         run_shadow(shadows)
@@ -67,16 +69,18 @@ def record_writes(heap: Heap, kernel: KernelLaunch, run_shadow: Callable[[list[n
 
 
 def _needs_shadow(heap: Heap, kernel: KernelLaunch) -> bool:
+    """Only a moved input holding never-written bytes, or a part-written output that is not yet all
+    written, makes the outcome depend on which bytes go where."""
     moved = [a for a, r in zip(kernel.args, kernel.init_roles, strict=False) if r is InitRole.MOVES]
     if not moved:
         return False
-    outputs = [a for a, r in zip(kernel.args, kernel.init_roles, strict=False) if r is InitRole.WRITES]
-    return any(heap.unwritten(a.addr, a.nbytes)[0] for a in (*moved, *outputs))
+    scattered = [a for a, r in zip(kernel.args, kernel.init_roles, strict=False) if r is InitRole.SCATTERS]
+    return any(heap.unwritten(a.addr, a.nbytes)[0] for a in (*moved, *scattered))
 
 
 def _shadow(heap: Heap, kernel: KernelLaunch, index: int) -> np.ndarray:
     """The buffer the shadow run sees for one argument: written state for data, real bytes for control."""
     arg, role = kernel.args[index], kernel.init_roles[index]
-    if role in (InitRole.MOVES, InitRole.WRITES):
+    if role is InitRole.MOVES or role in OUTPUTS:
         return (~heap.written_mask(arg.addr, arg.nbytes)).astype(np.uint8) * UNWRITTEN
     return heap.view(arg.addr, arg.nbytes, f"kernel {kernel.name}").copy()  # control input or scratch

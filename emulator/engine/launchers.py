@@ -111,7 +111,7 @@ def kernel_buffers(
     outputs = [t for t in flatten(pack.outputs) if t is not None] + [t for t, _ in pack.outshape]
     for index, tensor in enumerate(outputs):
         buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.WRITE))
-        infos.append(ArgInfo(tensor, f"output {index}", InitRole.WRITES))
+        infos.append(ArgInfo(tensor, f"output {index}", InitRole.SCATTERS if impl.scatters else InitRole.WRITES))
     for index, tensor in enumerate(workspace):
         buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.READ_WRITE))
         infos.append(ArgInfo(tensor, f"workspace {index}", InitRole.UNREAD))

@@ -98,7 +98,8 @@ class TilingResult:
 
     def ub_use(self, itemsizes: Sequence[int]) -> int:
         """UB per block as the device checks it: the declaration, or what the tile sizes imply when more."""
-        implied = self.data.ub_bytes(itemsizes) if isinstance(self.data, UbPlan) else 0
+        plan = getattr(self.data, "ub_bytes", None)  # a UbPlan (getattr: isinstance on a Protocol is slow)
+        implied = int(plan(itemsizes)) if plan is not None else 0
         return max(self.ub_bytes_per_block, implied)
 
 
@@ -168,6 +169,7 @@ class OpImpl:
     # every other input is computed from, so reading never-written bytes of it is reported
     moved_inputs: tuple[str, ...] = ()
     unread_inputs: tuple[str, ...] = ()
+    scatters: bool = False  # writes only part of its output buffers (a strided scatter into a storage)
 
 
 def ceil_div(a: int, b: int) -> int:

@@ -117,7 +117,7 @@ AS_STRIDED = OpImpl(
 VIEW_COPY = OpImpl(
     "ViewCopy", view_copy_kernel, _view_tiling, attr_names=("dst_size", "dst_stride", "dst_storage_offset"),
     attrs=(("dst_size", "list_int"), ("dst_stride", "list_int"), ("dst_storage_offset", "int")), bins=_same,
-    kernel_attrs=_view_copy_attrs, moved_inputs=("x",),
+    kernel_attrs=_view_copy_attrs, moved_inputs=("x",), scatters=True,
 )  # fmt: skip
 TENSOR_MOVE = OpImpl(
     "TensorMove", tensor_move_kernel, _view_tiling, bins=_same, kernel_attrs=_move_attrs, moved_inputs=("x",)

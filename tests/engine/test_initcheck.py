@@ -187,3 +187,19 @@ def test_initcheck_switch_reads_the_environment() -> None:
     assert Settings.from_env({}).initcheck is True
     assert Settings.from_env({"OPBASE_EMU_INITCHECK": "0"}).initcheck is False
     assert Settings.from_env({"OPBASE_EMU_INITCHECK": "1"}).initcheck is True
+
+
+def test_strided_scatter_writes_only_its_elements(npu: Any) -> None:
+    """aclnnInplaceZero of a stride-2 view of fresh memory (ViewCopy scatter): the gaps stay never-written."""
+    ptr = npu.malloc(16 * F32)
+    ws, executor, ret = aclnn.aclnnInplaceZeroGetWorkspaceSize(raw(ptr, [8], strides=[2]))
+    assert ret == 0
+    workspace = npu.malloc(ws) if ws else 0
+    assert aclnn.aclnnInplaceZero(workspace, ws, executor, npu.stream) == 0
+    assert npu.sync() == 0
+    assert uninit_reports() == []
+    assert add(npu, ones(npu, 8), raw(ptr, [8], strides=[2]), raw(npu.malloc(32), [8])) == 0
+    assert uninit_reports() == []
+    assert add(npu, ones(npu, 16), raw(ptr, [16]), raw(npu.malloc(64), [16])) == 0
+    (report,) = uninit_reports()
+    assert "32 of the 64 bytes" in report.message  # the 8 odd elements, never written
