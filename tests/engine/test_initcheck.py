@@ -18,6 +18,7 @@ import pytest
 from emulator import acl, aclnn, process
 from emulator.acl import constants as c
 from emulator.config import Settings
+from emulator.diagnostics import UndefinedBehaviour
 
 F32 = 4
 
@@ -203,3 +204,16 @@ def test_strided_scatter_writes_only_its_elements(npu: Any) -> None:
     assert add(npu, ones(npu, 16), raw(ptr, [16]), raw(npu.malloc(64), [16])) == 0
     (report,) = uninit_reports()
     assert "32 of the 64 bytes" in report.message  # the 8 odd elements, never written
+
+
+def test_strict_mode_raises_at_the_synchronize_that_runs_the_kernel(npu_with: Callable[..., Any]) -> None:
+    """With strict on, the uninitialised read raises UndefinedBehaviour where the kernel runs; the stream goes on."""
+    npu = npu_with(strict=True)
+    alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)
+    x = ones(npu, 8)
+    ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(x, raw(npu.malloc(32), [8]), alpha, x)
+    assert ret == 0
+    assert aclnn.aclnnAdd(0, ws, executor, npu.stream) == 0  # queued, not yet run
+    with pytest.raises(UndefinedBehaviour, match="uninitialised read"):
+        npu.sync()
+    assert npu.sync() == 0
