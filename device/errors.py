@@ -172,12 +172,6 @@ class ContextNotDestroyable(DeviceError):
     msg_id = "EE1017"
 
 
-class AicoreOverflow(TaskFailed):
-    """A kernel produced non-finite values while the debug non-finite check was on."""
-
-    status = 207003  # ACL_ERROR_RT_AICORE_OVER_FLOW
-
-
 class KernelOutOfBounds(TaskFailed):
     """A bounds-checked kernel (debug-kernel mode) touched memory outside one of its buffers."""
 

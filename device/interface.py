@@ -165,6 +165,32 @@ class BlockContext(Generic[AttrsT]):
 KernelFunc = Callable[..., None]  # (BlockContext, *np.ndarray views) -> None
 
 
+class InitRole(Enum):
+    """What a kernel does with the bytes of one buffer argument, for initcheck.
+
+    A launch without roles (a MemSet, an upload) only writes: its write arguments count as written.
+    """
+
+    COMPUTES = auto()  # an input the kernel computes from: reading never-written bytes is reported
+    MOVES = auto()  # an input whose bytes the kernel copies as they are: never-written bytes stay so
+    UNREAD = auto()  # an input whose data the kernel never reads (only its shape), or scratch
+    WRITES = auto()  # an output the kernel writes whole
+    SCATTERS = auto()  # an output the kernel writes only in part (a strided scatter into a storage)
+
+
+@dataclass(frozen=True, slots=True)
+class UninitRead:
+    """A kernel read device bytes that nothing had written since they were allocated."""
+
+    kernel: str
+    arg: int  # index into KernelLaunch.args
+    addr: int
+    nbytes: int
+    unwritten: int
+    first: int  # address of the first never-written byte
+    allocation: int  # start address of the allocation
+
+
 @dataclass(frozen=True, slots=True)
 class KernelLaunch:
     """One kernel launch: run ``func`` once per block over uint8 views of ``args``."""
@@ -182,6 +208,8 @@ class KernelLaunch:
     check: Callable[[list[np.ndarray]], None] | None = None  # run after the blocks (debug-kernel output checks)
     bounds_checked: bool = False  # debug kernels: a slice past the end of a buffer is an exception
     inline_args: tuple[tuple[int, bytes], ...] = ()  # (position, bytes): host data carried in the argument block
+    init_roles: tuple[InitRole, ...] = ()  # one per args entry (initcheck); empty: the launch only writes
+    on_uninit: Callable[[UninitRead], None] | None = None  # told of each uninitialised read (initcheck)
 
 
 @dataclass(frozen=True, slots=True)

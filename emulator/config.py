@@ -77,6 +77,7 @@ class Settings(BaseModel):
     reports: bool = True  # OPBASE_EMU_REPORTS=0: sanitizer reports go to the plog only, not to stderr
     block_workers: int = 1  # host threads that run the SPMD blocks of one large kernel
     shape_only: bool = False  # phase 1 only: phase 2 launches nothing (fast dry runs of big programs)
+    initcheck: bool = True  # OPBASE_EMU_INITCHECK=0: kernels reading never-written device bytes are not reported
     tracking: bool = True  # the live-resource registry (creation sites, leak reports)
     leak_check_at_exit: bool = False  # OPBASE_EMU_LEAK_CHECK=1: report leaks when the process exits
     suppressions: Path | None = None  # OPBASE_EMU_LEAK_SUPPRESSIONS: a file of leak patterns
@@ -121,6 +122,7 @@ class Settings(BaseModel):
             strict=env.get("OPBASE_EMU_STRICT", "0") == "1",
             reports=env.get("OPBASE_EMU_REPORTS", "1") != "0",
             shape_only=env.get("OPBASE_EMU_SHAPE_ONLY", "0") == "1",
+            initcheck=env.get("OPBASE_EMU_INITCHECK", "1") != "0",
             tracking=env.get("OPBASE_EMU_TRACKING", "1") != "0",
             leak_check_at_exit=env.get("OPBASE_EMU_LEAK_CHECK", "0") == "1",
             suppressions=Path(env["OPBASE_EMU_LEAK_SUPPRESSIONS"]) if env.get("OPBASE_EMU_LEAK_SUPPRESSIONS") else None,

@@ -8,6 +8,8 @@ Fidelity notes (the real aclrtMalloc's rules):
 - Bytes live in one lazily created numpy buffer per allocation, never in an HBM-sized array,
   so a 64 GiB part costs nothing until memory is touched. New memory is poisoned (0xFF: NaN in
   every float type), because aclrtMalloc does not clear.
+- Which bytes have been written is kept per allocation (``WrittenBytes``, made at the first
+  write), for initcheck: a kernel that computes from never-written bytes is reported.
 - Addresses only grow (a bump pointer, page-aligned), so a freed address is never handed out
   again and a stale pointer is always detected; the last freed allocations are remembered so
   that a use-after-free report can say what used to be there.
@@ -24,6 +26,7 @@ import numpy as np
 from .. import memory_rules
 from ..errors import FeatureNotSupported, InvalidAddress, OutOfMemory
 from ..interface import AllocationInfo, DevicePtr, MemInfo, PageKind
+from .written import WrittenBytes
 
 POISON = 0xFF
 DEVICE_BASE = 0x12C0_0000_0000  # far from any real host mapping on x86-64 / aarch64 Linux
@@ -35,6 +38,12 @@ FREED_REMEMBERED = 256
 class Allocation:
     info: AllocationInfo
     buffer: np.ndarray | None = None  # created on first touch
+    written: WrittenBytes | None = None  # created on first write: None is "no byte written yet"
+
+    def written_state(self) -> WrittenBytes:
+        if self.written is None:
+            self.written = WrittenBytes(self.info.alloc_size)
+        return self.written
 
     @property
     def addr(self) -> DevicePtr:
@@ -144,6 +153,59 @@ class Heap:
             buf[start + nbytes :] = POISON
             alloc.buffer = buf
         return self.view(addr, nbytes, operation)
+
+    # -- written state (initcheck) ----------------------------------------------------------
+    def _span(self, addr: int, nbytes: int) -> tuple[Allocation, int] | None:
+        alloc = self.containing(addr, nbytes)
+        return (alloc, addr - alloc.addr) if alloc is not None else None
+
+    def mark_written(self, addr: int, nbytes: int) -> None:
+        found = self._span(addr, nbytes)
+        if found is not None and nbytes > 0:
+            alloc, start = found
+            alloc.written_state().mark(start, start + nbytes)
+
+    def unwritten(self, addr: int, nbytes: int) -> tuple[int, int]:
+        """(never-written bytes in [addr, addr+nbytes), address of the first one or -1)."""
+        found = self._span(addr, nbytes)
+        if found is None or nbytes <= 0:
+            return 0, -1
+        alloc, start = found
+        if alloc.written is None:
+            return nbytes, addr
+        count, first = alloc.written.unwritten(start, start + nbytes)
+        return count, alloc.addr + first if count else -1
+
+    def written_mask(self, addr: int, nbytes: int) -> np.ndarray:
+        """Bool per byte of [addr, addr+nbytes): True where written."""
+        found = self._span(addr, nbytes)
+        if found is None:
+            return np.ones(nbytes, dtype=bool)
+        alloc, start = found
+        if alloc.written is None:
+            return np.zeros(nbytes, dtype=bool)
+        return alloc.written.written_mask(start, start + nbytes)
+
+    def assign_written(self, addr: int, written: np.ndarray) -> None:
+        """The written state of [addr, addr+len(written)) becomes exactly ``written``."""
+        found = self._span(addr, len(written))
+        if found is not None and len(written):
+            alloc, start = found
+            alloc.written_state().assign(start, written)
+
+    def copy_written(self, dst: int, src: int, nbytes: int) -> None:
+        """A device-to-device copy moves the written state with the bytes (never-written stays so)."""
+        if nbytes <= 0:
+            return
+        count, _ = self.unwritten(src, nbytes)
+        if count == 0:
+            self.mark_written(dst, nbytes)
+        else:
+            self.assign_written(dst, self.written_mask(src, nbytes))
+
+    def allocation_start(self, addr: int) -> int:
+        alloc = self.containing(addr, 0)
+        return alloc.addr if alloc is not None else addr
 
     def describe_bad_address(self, addr: int, nbytes: int, operation: str) -> str:
         """A sanitizer-style sentence: what the address is not, and what is nearest to it."""

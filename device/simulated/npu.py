@@ -14,7 +14,11 @@ Fidelity notes:
 - Host addresses are real. An address inside any device's window, or in the null page, is
   refused instead of dereferenced, so a swapped host/device pointer is an error, not a crash.
 - Kernels are SPMD: ``func`` runs once per block with its block index and the tiling bytes;
-  a block that declares more unified buffer than the SoC has fails like an AI Core exception.
+  a block that uses more unified buffer than the SoC has fails like an AI Core exception, and a
+  block dim of 0 or above 65535 is refused at launch (107000), as the runtime's KernelLaunch does.
+- initcheck: which bytes were ever written is tracked per allocation (copies, memsets, kernel
+  outputs); a kernel computing from never-written bytes is reported through the launch's
+  ``on_uninit`` and a data-moving kernel carries the never-written state to its outputs.
 - Every capability flag is on: Python kernels run, every task is reported to task listeners
   with its simulated start and duration, and races are detected.
 """
@@ -52,7 +56,7 @@ from ..interface import (
     TaskListener,
 )
 from ..soc import SocProfile, load_soc
-from . import cost
+from . import cost, initcheck
 from .bounds import checked
 from .heap import DEVICE_BASE, DEVICE_SPAN, Heap
 from .host import PinnedHost, host_view
@@ -63,6 +67,7 @@ log = structlog.get_logger(logger_name="device.simulated")
 MAX_DEVICES = 64
 PARALLEL_MIN_BYTES = 4 * 1024 * 1024  # below this, handing blocks to threads costs more than it saves
 NULL_PAGE = 0x10000
+MAX_BLOCK_DIM = 0xFFFF  # the runtime's KernelLaunch refuses a coreDim above UINT16_MAX
 
 
 class SimulatedNpu:
@@ -187,6 +192,10 @@ class SimulatedNpu:
 
             def run() -> None:
                 np.copyto(self._write_view(dst, count, direction), self._read_view(src, count, direction))
+                if direction is Direction.D2D:
+                    self.heap.copy_written(dst, src, count)  # never-written source bytes stay never-written
+                elif direction is Direction.H2D:
+                    self.heap.mark_written(dst, count)
 
             buffers = (BufferArg(src, count, Access.READ), BufferArg(dst, count, Access.WRITE))
             if stream is None:
@@ -206,6 +215,8 @@ class SimulatedNpu:
             def run() -> None:
                 view = self.heap.view_for_overwrite(ptr, count, "memset") if on_device else host_view(ptr, count)
                 view.fill(byte)
+                if on_device:
+                    self.heap.mark_written(ptr, count)
 
             buffers = (BufferArg(ptr, count, Access.WRITE),)
             if stream is None:
@@ -337,8 +348,12 @@ class SimulatedNpu:
     # -- kernels ----------------------------------------------------------------------------
     def launch(self, kernel: KernelLaunch, stream: StreamId) -> None:
         with self.lock:
-            if kernel.block_dim < 1:
-                raise InvalidValue(f"kernel {kernel.name}: block dim {kernel.block_dim} must be >= 1")
+            if not 1 <= kernel.block_dim <= MAX_BLOCK_DIM:  # the task descriptor holds the block dim in 16 bits
+                raise InvalidValue(
+                    f"kernel {kernel.name}: block dim {kernel.block_dim} is invalid; it must be greater than 0 "
+                    f"and less than or equal to {MAX_BLOCK_DIM}",
+                    block_dim=kernel.block_dim,
+                )
             name = f"kernel {kernel.name}"
             site = self._site()
             for arg in kernel.args:
@@ -373,9 +388,10 @@ class SimulatedNpu:
                 ub_bytes=kernel.ub_bytes_per_block,
                 ub_size=self.soc.ub_size,
             )
+        if kernel.init_roles:
+            initcheck.check_reads(self.heap, kernel)
         views = [self.heap.view(arg.addr, arg.nbytes, f"kernel {kernel.name}") for arg in kernel.args]
-        for position, data in kernel.inline_args:  # host data the launch carried in its argument block
-            views.insert(position, np.frombuffer(data, dtype=np.uint8))
+        views = self._with_inline(kernel, views)
         if kernel.bounds_checked:
             views = [checked(view, kernel.name) for view in views]
         contexts = [
@@ -395,6 +411,20 @@ class SimulatedNpu:
                 future.result()
         if kernel.check is not None:
             kernel.check(views)
+        initcheck.record_writes(self.heap, kernel, lambda shadows: self._run_shadow(kernel, shadows))
+
+    @staticmethod
+    def _with_inline(kernel: KernelLaunch, buffers: list[np.ndarray]) -> list[np.ndarray]:
+        views = list(buffers)  # a new list: the caller's stays one entry per args entry
+        for position, data in kernel.inline_args:  # host data the launch carried in its argument block
+            views.insert(position, np.frombuffer(data, dtype=np.uint8))
+        return views
+
+    def _run_shadow(self, kernel: KernelLaunch, shadows: list[np.ndarray]) -> None:
+        """initcheck's second run of a data-moving kernel over shadow buffers (no prints, no checks)."""
+        views = self._with_inline(kernel, shadows)
+        for block in range(kernel.block_dim):
+            kernel.func(BlockContext(block, kernel.block_dim, kernel.tiling, self.soc.ub_size, kernel.attrs), *views)
 
     def _block_pool(self, kernel: KernelLaunch) -> ThreadPoolExecutor | None:
         if self.block_workers < 2 or kernel.block_dim < 2:

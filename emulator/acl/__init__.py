@@ -83,6 +83,7 @@ def init(config_path: str = "") -> int:
         state.config = config
         state.finalized = False
         state.ref_count = 1
+        proc.aclnn.mark_initialised()  # aclInit initialises aclnn too
     return AclError.ACL_SUCCESS
 
 

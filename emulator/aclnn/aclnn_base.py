@@ -1,9 +1,9 @@
 """aclnn_base.h: aclnnInit and aclnnFinalize.
 
 Both always return 0, as the real implementation does; what the documentation forbids but the
-code tolerates (a second aclnnInit, a second aclnnFinalize, finalize without init) is logged as
-a lifecycle warning that cites the documented once-per-process rule, so learners and leak tests
-see it.
+code tolerates (a second aclnnInit, a second aclnnFinalize, finalize without init, an op called
+before init or after finalize) is logged as a lifecycle warning that cites the documented rule,
+so learners and leak tests see it.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ def aclnnInit(configPath: str | None) -> int:
     if state.init_calls:
         log.warning("aclnn.lifecycle", api="aclnnInit", problem="called again", rule=ONCE_RULE)
     state.init_calls += 1
+    state.mark_initialised()
     packages = state.load_packages(proc.runtime.soc.soc_version)
     state.debug_kernel, reason = init_system_config(configPath, proc.settings.npu_collect_path)
     log.info(

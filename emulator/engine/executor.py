@@ -38,7 +38,7 @@ from emulator.meta.objects import (
     numel,
 )
 from emulator.status import AclnnStatus
-from emulator.tracking import ResourceKind
+from emulator.tracking import ResourceKind, Site, capture_site
 
 if TYPE_CHECKING:
     from emulator.engine.context import OpContext
@@ -83,8 +83,9 @@ class RunContext:
     stream: int
     workspace: int
     workspace_size: int
-    debug_kernel: bool
     subst: dict[int, aclTensor] = field(default_factory=dict)
+    initcheck: bool = False  # launches carry initcheck roles and a reporter
+    site: Site | None = None  # the user's phase-2 call, which initcheck reports name
 
     @property
     def replay(self) -> bool:
@@ -305,7 +306,8 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         try:
             device, sid = op.runtime.resolve_stream(stream, submit=True)
             self._bind_workspace(workspace)
-            ctx = RunContext(self, device, sid, workspace, workspace_size, op.aclnn.debug_kernel, subst)
+            site = capture_site() if op.settings.initcheck else None
+            ctx = RunContext(self, device, sid, workspace, workspace_size, subst, op.settings.initcheck, site)
             if op.settings.shape_only:  # a dry run: everything phase 1 decided, no kernel
                 op.aclnn.skipped_launches += len(self.launchers)
                 log.debug("executor.shape_only", api=self.api, skipped=len(self.launchers))

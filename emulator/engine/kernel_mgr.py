@@ -4,6 +4,9 @@ Emulates opbase's kernel manager:
 - one ``OpKernel`` per op type, built lazily on the first call that touches the op, from the op's
   binary-config file in the loaded packages (once per process: fixing a file on disk afterwards
   has no effect, as in the real code);
+- the debug-kernel switch is read when that happens, as the real ParseDynamicKernels reads it:
+  the op's bins are debug binaries for the rest of the process if it was on then, and a later
+  aclnnInit that turns it on or off does not change an op already registered;
 - one ``OpKernelBin`` per ``binList`` entry, keyed by its match key; its kernel JSON is read on first
   selection; a bin whose kernel JSON is missing cannot be launched;
 - one ``TilingParseCtxHolder`` per (bin, aic, aiv): TilingParse runs once for the process; a failure
@@ -56,6 +59,7 @@ class OpKernelBin:
     keys: list[bytes]
     registry: Registry = field(repr=False)
     diagnostics: Diagnostics = field(repr=False)
+    debug: bool = False  # a debug binary: registered while the debug-kernel switch was on
     kernel_json: dict[str, Any] | None = None
     holders: dict[tuple[int, int], TilingParseCtxHolder | None] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -157,6 +161,7 @@ class OpKernel:
     schema: KeySchema
     bins: dict[bytes, OpKernelBin]
     all_bins: list[OpKernelBin]
+    debug: bool = False  # the debug-kernel switch as it was when the op was registered
 
     def select(self, inputs: list[Any], outputs: list[Any], attrs: list[Any], impl_mode: int, det: bool) -> OpKernelBin:
         if not self.all_bins:
@@ -182,9 +187,14 @@ class KernelMgr:
     """The process's kernel manager: op kernels by type, built lazily from the loaded packages."""
 
     def __init__(
-        self, packages_source: Callable[[], OppPackages], registry: Registry, diagnostics: Diagnostics
+        self,
+        packages_source: Callable[[], OppPackages],
+        registry: Registry,
+        diagnostics: Diagnostics,
+        debug_flag: Callable[[], bool] = lambda: False,
     ) -> None:
         self._packages_source = packages_source  # loads the packages once per process, on first use
+        self._debug_flag = debug_flag  # GetEnableDebugKernelFlag: read once per op type, at registration
         self._registry = registry
         self._diagnostics = diagnostics
         self._kernels: dict[str, OpKernel] = {}
@@ -206,12 +216,13 @@ class KernelMgr:
         hit = self.packages.binary_config(op_type)
         entries = [e for e in hit.config.bin_list if e.usable] if hit is not None else []
         schema = KeySchema.from_bins(entries)
+        debug = self._debug_flag()
         bins: dict[bytes, OpKernelBin] = {}
         all_bins = []
         for entry in entries:
             assert hit is not None
             kernel_bin = OpKernelBin(
-                op_type, entry, hit.package, schema.build_keys(entry), self._registry, self._diagnostics
+                op_type, entry, hit.package, schema.build_keys(entry), self._registry, self._diagnostics, debug
             )
             all_bins.append(kernel_bin)
             for key in kernel_bin.keys:
@@ -219,8 +230,8 @@ class KernelMgr:
                     log.warning("kernel.duplicate_key", op_type=op_type, bin=kernel_bin.json_file_path)
                     continue
                 bins[key] = kernel_bin
-        log.info("kernel.op_initialised", op_type=op_type, bins=len(all_bins), keys=len(bins))
-        return OpKernel(op_type, schema, bins, all_bins)
+        log.info("kernel.op_initialised", op_type=op_type, bins=len(all_bins), keys=len(bins), debug_kernel=debug)
+        return OpKernel(op_type, schema, bins, all_bins, debug)
 
     def loaded(self) -> list[OpKernel]:
         return list(self._kernels.values())

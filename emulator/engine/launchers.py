@@ -3,10 +3,11 @@
 ``AiCoreLauncher`` keeps the binary chosen in phase 1 and, when the binary has a workspace, the
 tiling result computed then (phase 2 reuses it); otherwise tiling runs at launch. The launch is an
 SPMD ``KernelLaunch`` on the device: the op's Python kernel runs once per block over views of its
-buffers, with the tiling data as the bytes of its ctypes struct. In debug-kernel mode the kernel's
-prints go to the log, its buffer views are bounds-checked and its float outputs are checked for
-NaN / Inf after the blocks ran (the non-finite check). ``AicpuLauncher`` runs an AI CPU op's kernel
-once on the device's AI CPU; ``CopyLauncher`` is CopyToNpu / CopyNpuToNpu.
+buffers, with the tiling data as the bytes of its ctypes struct. A debug binary (one registered while
+the debug-kernel switch was on) sends the kernel's prints to the log, bounds-checks its buffer
+views and, after the blocks ran, reports float outputs left holding the device's poison (AI CPU
+kernels have no debug binaries). ``AicpuLauncher`` runs an AI CPU op's kernel once on the device's
+AI CPU; ``CopyLauncher`` is CopyToNpu / CopyNpuToNpu.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import structlog
 
-from emulator.device.errors import AicoreOverflow
-from emulator.device.interface import Access, BufferArg, Direction, Engine, KernelAttrs, KernelLaunch
+from emulator.device.interface import Access, BufferArg, Direction, Engine, InitRole, KernelAttrs, KernelLaunch
 from emulator.device.soc import SocProfile
+from emulator.diagnostics import Diagnostics
 from emulator.engine.args import ArgPack, flatten
 from emulator.engine.executor import RepeatMode
+from emulator.engine.initcheck import ArgInfo, input_name, input_role, reporter
 from emulator.engine.kernel_mgr import OpKernelBin
-from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes
+from emulator.engine.tensors import ExecTensor, describe_tensor, host_array, nbytes, span_bytes
 from emulator.engine.tiling import KernelSignature, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
 from emulator.errors import AclnnError
 from emulator.meta.dtypes import numpy_dtype
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
     from emulator.engine.executor import RunContext, aclOpExecutor
 
 log = structlog.get_logger(logger_name="emulator.engine.launch")
+
+POISON_BYTE = 0xFF  # what the simulated device fills new memory with (aclrtMalloc does not clear)
 
 
 def describe(tensor: aclTensor | None) -> TensorDesc | None:
@@ -84,27 +88,43 @@ class Launcher:
 
 
 def kernel_buffers(
-    ctx: RunContext, pack: ArgPack, workspace: list[aclTensor]
-) -> tuple[tuple[BufferArg, ...], tuple[tuple[int, bytes], ...]]:
-    """Device buffers in launch order (inputs, outputs, outshape, workspace) and the host inputs, whose
-    bytes travel in the argument block (``(position, bytes)``; null inputs take no position)."""
+    ctx: RunContext, impl: OpImpl, pack: ArgPack, workspace: list[aclTensor]
+) -> tuple[tuple[BufferArg, ...], tuple[tuple[int, bytes], ...], list[ArgInfo]]:
+    """Device buffers in launch order (inputs, outputs, outshape, workspace), the host inputs, whose
+    bytes travel in the argument block (``(position, bytes)``; null inputs take no position), and
+    what each buffer is (its tensor, its name in a report, its initcheck role)."""
     buffers: list[BufferArg] = []
+    infos: list[ArgInfo] = []
     inline: list[tuple[int, bytes]] = []
     position = 0
-    for tensor in flatten(pack.inputs):
-        if tensor is None:
-            continue
-        if isinstance(tensor, ExecTensor) and tensor.on_host:
-            inline.append((position, host_array(tensor).tobytes()))
-        else:
-            buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.READ))
-        position += 1
-    writes = [t for t in flatten(pack.outputs) if t is not None] + [t for t, _ in pack.outshape]
-    for tensor in writes:
+    for index, arg in enumerate(pack.inputs):
+        name = input_name(impl, index)
+        for tensor in flatten([arg]):
+            if tensor is None:
+                continue
+            if isinstance(tensor, ExecTensor) and tensor.on_host:
+                inline.append((position, host_array(tensor).tobytes()))
+            else:
+                buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.READ))
+                infos.append(ArgInfo(tensor, f"input {index} ({name})", input_role(impl, name)))
+            position += 1
+    outputs = [t for t in flatten(pack.outputs) if t is not None] + [t for t, _ in pack.outshape]
+    for index, tensor in enumerate(outputs):
         buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.WRITE))
-    for tensor in workspace:
+        infos.append(ArgInfo(tensor, f"output {index}", InitRole.SCATTERS if impl.scatters else InitRole.WRITES))
+    for index, tensor in enumerate(workspace):
         buffers.append(BufferArg(ctx.address_of(tensor), span_bytes(tensor), Access.READ_WRITE))
-    return tuple(buffers), tuple(inline)
+        infos.append(ArgInfo(tensor, f"workspace {index}", InitRole.UNREAD))
+    return tuple(buffers), tuple(inline), infos
+
+
+def initcheck_fields(ctx: RunContext, infos: list[ArgInfo]) -> dict[str, Any]:
+    """The KernelLaunch fields of initcheck (none when it is off: the launch then only marks writes)."""
+    if not ctx.initcheck:
+        return {}
+    op = ctx.executor.ctx
+    report = reporter(ctx.executor.api, infos, ctx.site, op.diagnostics, op.registry)
+    return {"init_roles": tuple(info.role for info in infos), "on_uninit": report}
 
 
 def kernel_signature(impl: OpImpl, pack: ArgPack) -> KernelSignature:
@@ -124,8 +144,15 @@ def kernel_attrs(impl: OpImpl, pack: ArgPack) -> KernelAttrs:
     return impl.kernel_attrs(kernel_signature(impl, pack))
 
 
-def _debug_hooks(name: str, pack: ArgPack, debug: bool) -> tuple[Any, Any]:
-    """The kernel-print sink and the non-finite output check of debug-kernel mode."""
+def _debug_hooks(name: str, pack: ArgPack, debug: bool, diagnostics: Diagnostics) -> tuple[Any, Any]:
+    """The kernel-print sink and the output check of a debug binary (None, None for a normal one).
+
+    The check never fails the task: NaN and Inf are legitimate IEEE results (sqrt(-1), 0/0, an
+    exp that overflows) and the real debug kernels check addresses, not values, so non-finite
+    elements are only counted in an info line. What it reports is a float output element that
+    still holds the device's poison pattern (every byte 0xFF, a NaN no arithmetic produces): a
+    kernel that left part of its output unwritten.
+    """
     if not debug:
         return None, None
     outputs = [t for t in flatten(pack.outputs) if t is not None]
@@ -135,15 +162,24 @@ def _debug_hooks(name: str, pack: ArgPack, debug: bool) -> tuple[Any, Any]:
         log.info("kernel.printf", kernel=name, text=text)
 
     def check(views: list[np.ndarray]) -> None:
-        for tensor, view in zip(outputs, views[n_inputs : n_inputs + len(outputs)], strict=False):
+        for index, (tensor, view) in enumerate(zip(outputs, views[n_inputs : n_inputs + len(outputs)], strict=False)):
             np_dtype = numpy_dtype(tensor.dtype)
-            if np_dtype is None or (np_dtype.kind not in "fc" and np_dtype.name not in ("bfloat16",)):
+            if np_dtype is None or (np_dtype.kind not in "fc" and np_dtype.name != "bfloat16"):
                 continue
-            values = view[: nbytes(tensor)].view(np_dtype)
-            bad = int(np.count_nonzero(~np.isfinite(values.astype(np.float64))))
-            if bad:
-                log.error("kernel.non_finite", kernel=name, elements=bad, shape=tensor.view_shape)
-                raise AicoreOverflow(f"kernel {name}: {bad} non-finite output elements (NaN / Inf)", kernel=name)
+            raw = view[: nbytes(tensor)]
+            values = raw.view(np_dtype)
+            non_finite = int(np.count_nonzero(~np.isfinite(values.astype(np.float64))))
+            if non_finite:
+                log.info("kernel.non_finite", kernel=name, elements=non_finite, shape=tensor.view_shape)
+            poisoned = int(np.count_nonzero((raw.reshape(-1, np_dtype.itemsize) == POISON_BYTE).all(axis=1)))
+            if poisoned:
+                diagnostics.report(
+                    f"kernel {name}",
+                    f"debug kernel: {poisoned} of {values.size} elements of output {index} "
+                    f"({describe_tensor(tensor)}) still hold the device's poison (every byte 0xFF): the kernel "
+                    "left them unwritten, or computed them from memory no one wrote; on a card they hold "
+                    "whatever the memory held before",
+                )
 
     return printf, check
 
@@ -182,8 +218,9 @@ class AiCoreLauncher(Launcher):
         self.recorded = result
         if executor.repeat_mode is RepeatMode.REPEAT:
             self.tiling = result  # repeatable executors keep the tiling result for later runs
-        buffers, inline = kernel_buffers(ctx, self.pack, self.workspace)
-        printf, check = _debug_hooks(self.impl.op_type, self.pack, ctx.debug_kernel)
+        buffers, inline, infos = kernel_buffers(ctx, self.impl, self.pack, self.workspace)
+        debug = self.bin.debug  # decided when the op was registered, not now
+        printf, check = _debug_hooks(self.impl.op_type, self.pack, debug, executor.ctx.diagnostics)
         self._atomic_clean(ctx)
         if self.attrs is None:
             self.attrs = kernel_attrs(self.impl, self.pack)  # what the binary has baked in
@@ -194,16 +231,25 @@ class AiCoreLauncher(Launcher):
                 result.block_dim,
                 buffers,
                 result.tiling_bytes,
-                result.ub_bytes_per_block,
+                result.ub_use(self._itemsizes()),
                 Engine.AICORE,
                 attrs=self.attrs,
                 printf=printf,
                 check=check,
-                bounds_checked=ctx.debug_kernel,
+                bounds_checked=debug,
                 inline_args=inline,
+                **initcheck_fields(ctx, infos),
             ),
             ctx.stream,
         )
+
+    def _itemsizes(self) -> list[int]:
+        sizes = []
+        for tensor in flatten(self.pack.inputs) + flatten(self.pack.outputs):
+            np_dtype = numpy_dtype(tensor.dtype) if tensor is not None else None
+            if np_dtype is not None:
+                sizes.append(np_dtype.itemsize)
+        return sizes
 
     def _atomic_clean(self, ctx: RunContext) -> None:
         """Buffers the kernel JSON's ``parameters`` ask to be pre-filled get a MemSet first."""
@@ -244,8 +290,7 @@ class AicpuLauncher(Launcher):
         return f"{self.impl.op_type}(AI CPU)"
 
     def launch(self, ctx: RunContext) -> None:
-        buffers, inline = kernel_buffers(ctx, self.pack, [])
-        printf, check = _debug_hooks(self.name, self.pack, ctx.debug_kernel)
+        buffers, inline, infos = kernel_buffers(ctx, self.impl, self.pack, [])
         tiling = b""
         if self.impl.tiling is not None:  # an AI CPU kernel is one block on one core
             platform = PlatformInfo(ctx.executor.ctx.soc, 1, 1, 1)
@@ -268,10 +313,8 @@ class AicpuLauncher(Launcher):
                 0,
                 Engine.AICPU,
                 attrs=kernel_attrs(self.impl, self.pack),
-                printf=printf,
-                check=check,
-                bounds_checked=ctx.debug_kernel,
                 inline_args=inline,
+                **initcheck_fields(ctx, infos),
             ),
             ctx.stream,
         )

@@ -28,6 +28,15 @@ from emulator.tracking import Registry
 
 log = structlog.get_logger(logger_name="emulator.engine")
 
+USE_BEFORE_INIT_RULE = (
+    "the aclnn documentation asks for aclnnInit (or aclInit) before any aclnn API; the real library still "
+    "runs the op, loading the op packages on first use"
+)
+USE_AFTER_FINALIZE_RULE = (
+    "the aclnn documentation says aclnn APIs are not to be called after aclnnFinalize; the real library still "
+    "runs the op, with the tiling compile info that aclnnFinalize released"
+)
+
 
 class OpDebugConfig(BaseModel):
     model_config = ConfigDict(extra="ignore")
@@ -83,6 +92,9 @@ class AclnnState:
     registry: Registry = field(default_factory=Registry)
     diagnostics: Diagnostics = field(default_factory=Diagnostics)
     soc_version: str = ""
+    initialised: bool = False  # aclnnInit or aclInit ran (either initialises aclnn, the documentation says)
+    finalized: bool = False  # aclnnFinalize's steps ran and no init came after them
+    use_warned: bool = False  # the op call that broke the documented order has been warned about
     finalize_steps: list[Callable[[], object]] = field(default_factory=list)
     kernel_mgr: KernelMgr = field(init=False)
     aicpu: AicpuTaskSpaces = field(init=False)
@@ -92,7 +104,9 @@ class AclnnState:
     def __post_init__(self) -> None:
         # The static initial value: on iff NPU_COLLECT_PATH is set at all, even to "".
         self.debug_kernel = self.settings.npu_collect_path is not None
-        self.kernel_mgr = KernelMgr(lambda: self.load_packages(self.soc_version), self.registry, self.diagnostics)
+        self.kernel_mgr = KernelMgr(
+            lambda: self.load_packages(self.soc_version), self.registry, self.diagnostics, lambda: self.debug_kernel
+        )
         self.aicpu = AicpuTaskSpaces(self.settings.aicpu_cache_limit, self.registry)
         self.op_cache = OpCache(self.settings.cache_limit, disabled=self.settings.disable_l2_cache)
         # aclnnFinalize: aclnnAicpuFinalize, then KernelMgr.ReleaseTilingParse, the real order
@@ -120,3 +134,24 @@ class AclnnState:
         for step in self.finalize_steps:
             step()
         self.finalize_calls += 1
+        self.finalized, self.use_warned = True, False
+
+    def mark_initialised(self) -> None:
+        """aclnnInit (or aclInit) ran: ops are called in the documented order again."""
+        self.initialised, self.finalized, self.use_warned = True, False, False
+
+    def check_use(self, api: str) -> None:
+        """An op called before aclnnInit or after aclnnFinalize: one lifecycle warning, the call goes on.
+
+        The documentation forbids both; the real library runs the op anyway (packages load lazily on
+        the first lookup; after finalize only the released tiling compile info is stale), so only the
+        first such call after each change of state is logged, not every call of a loop.
+        """
+        if self.use_warned or (self.initialised and not self.finalized):
+            return
+        self.use_warned = True
+        if self.finalized:
+            problem, rule = "called after aclnnFinalize", USE_AFTER_FINALIZE_RULE
+        else:
+            problem, rule = "called before aclnnInit", USE_BEFORE_INIT_RULE
+        log.warning("aclnn.lifecycle", api=api, problem=problem, rule=rule)

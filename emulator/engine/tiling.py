@@ -13,7 +13,7 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -67,6 +67,18 @@ class TilingContext:
     deterministic: bool = False
 
 
+@runtime_checkable
+class UbPlan(Protocol):
+    """A tiling-data struct that knows the unified buffer a kernel reading it allocates.
+
+    On a card the UB a block uses is what the kernel's Init allocates from the tiling fields it
+    reads (tile length x element size x buffer count); a struct with this method restates that,
+    so a tiling that declares less than its own tile sizes imply cannot slip past the UB check.
+    """
+
+    def ub_bytes(self, itemsizes: Sequence[int]) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class TilingResult:
     """The outputs of a tiling function; ``ub_bytes_per_block`` is what each block will hold in UB."""
@@ -83,6 +95,12 @@ class TilingResult:
     @property
     def tiling_bytes(self) -> bytes:
         return bytes(self.data) if self.data is not None else b""
+
+    def ub_use(self, itemsizes: Sequence[int]) -> int:
+        """UB per block as the device checks it: the declaration, or what the tile sizes imply when more."""
+        plan = getattr(self.data, "ub_bytes", None)  # a UbPlan (getattr: isinstance on a Protocol is slow)
+        implied = int(plan(itemsizes)) if plan is not None else 0
+        return max(self.ub_bytes_per_block, implied)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +147,8 @@ class OpImpl:
     the shipped op package in the real on-disk format, from which the engine reads them back.
     ``kernel_attrs`` builds what the binary has baked in (the op's ``KernelAttrs`` dataclass, declared
     next to ``kernel``) from the launch's ``KernelSignature``; every block of the launch receives it.
+    ``moved_inputs`` / ``unread_inputs`` tell initcheck which inputs are data the kernel only moves
+    and which it never reads; by default a kernel computes from all of them.
     """
 
     op_type: str
@@ -144,6 +164,12 @@ class OpImpl:
     input_names: tuple[str, ...] = ("x",)
     output_names: tuple[str, ...] = ("y",)
     kernel_attrs: KernelAttrsFunc = no_kernel_attrs
+    # initcheck: inputs (by name) whose bytes the kernel copies to its outputs without computing
+    # (a transpose, a concat, a gather) and inputs whose data it never reads (only their shape);
+    # every other input is computed from, so reading never-written bytes of it is reported
+    moved_inputs: tuple[str, ...] = ()
+    unread_inputs: tuple[str, ...] = ()
+    scatters: bool = False  # writes only part of its output buffers (a strided scatter into a storage)
 
 
 def ceil_div(a: int, b: int) -> int:

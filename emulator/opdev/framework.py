@@ -112,14 +112,16 @@ _same = tuple(BinSpec((d,), (d,)) for d in ALL_DTYPES)
 AS_STRIDED = OpImpl(
     "AsStrided", as_strided_kernel, _view_tiling, attr_names=("size", "stride", "storage_offset"),
     attrs=(("size", "list_int"), ("stride", "list_int"), ("storage_offset", "int")), bins=_same,
-    kernel_attrs=_as_strided_attrs,
+    kernel_attrs=_as_strided_attrs, moved_inputs=("x",),
 )  # fmt: skip
 VIEW_COPY = OpImpl(
     "ViewCopy", view_copy_kernel, _view_tiling, attr_names=("dst_size", "dst_stride", "dst_storage_offset"),
     attrs=(("dst_size", "list_int"), ("dst_stride", "list_int"), ("dst_storage_offset", "int")), bins=_same,
-    kernel_attrs=_view_copy_attrs,
+    kernel_attrs=_view_copy_attrs, moved_inputs=("x",), scatters=True,
 )  # fmt: skip
-TENSOR_MOVE = OpImpl("TensorMove", tensor_move_kernel, _view_tiling, bins=_same, kernel_attrs=_move_attrs)
+TENSOR_MOVE = OpImpl(
+    "TensorMove", tensor_move_kernel, _view_tiling, bins=_same, kernel_attrs=_move_attrs, moved_inputs=("x",)
+)
 FRAMEWORK_OPS = (AS_STRIDED, VIEW_COPY, TENSOR_MOVE)
 
 

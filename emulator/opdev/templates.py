@@ -3,14 +3,16 @@
 ``EleBaseTilingData`` is the elementwise template: ``dim0`` elements split into ``blockNum`` blocks of
 ``blockFormer`` elements (aligned to the 32-byte UB block), each block walking its range in UB tiles
 of ``ubFormer`` elements. ``elementwise_tiling`` sizes the tiles so that every tensor's tile, double
-buffered, fits the SoC's unified buffer, and declares that use so the device can check it.
+buffered, fits the SoC's unified buffer, and declares that use so the device can check it; the
+struct itself also states the least UB its tile sizes imply (``ub_bytes``), which the launch
+checks too, so a hand-made tiling with a huge ``ubFormer`` fails however little it declares.
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from emulator.engine.tiling import TilingContext, TilingResult, align_up, ceil_div
 from emulator.meta.dtypes import type_size
@@ -30,6 +32,12 @@ class EleBaseTilingData(ctypes.Structure):
         ("ubTailOfFormerBlock", ctypes.c_int64),
         ("scheMode", ctypes.c_int64),
     ]
+
+    def ub_bytes(self, itemsizes: Sequence[int]) -> int:
+        """The least UB a kernel on these fields allocates: one tile of ``ubFormer`` elements (no more
+        than a block holds) of the smallest element size it handles, double buffered."""
+        tile = min(int(self.ubFormer), int(self.blockFormer))
+        return tile * min(itemsizes, default=1) * DOUBLE_BUFFER
 
 
 def elementwise_tiling(ctx: TilingContext, total: int, tensors: int, itemsize: int | None = None) -> TilingResult:

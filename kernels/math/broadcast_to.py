@@ -73,11 +73,11 @@ def broadcast_to_kernel(ctx: BlockContext[BroadcastToAttrs], x: np.ndarray, shap
 
 BROADCAST_TO = OpImpl(
     "BroadcastTo", broadcast_to_kernel, movement_tiling, bins=same_dtype_bins(BROADCAST_TO_AICORE, ("int64",)),
-    input_names=("x", "shape"), kernel_attrs=BroadcastToAttrs.of,
+    input_names=("x", "shape"), kernel_attrs=BroadcastToAttrs.of, moved_inputs=("x",),
 )  # fmt: skip
 BROADCAST_TO_AICPU = OpImpl(
     "BroadcastTo", broadcast_to_kernel, movement_tiling, engine=Engine.AICPU, attr_names=AICPU_ATTRS,
-    input_names=("x", "shape"), kernel_attrs=BroadcastToAttrs.of,
+    input_names=("x", "shape"), kernel_attrs=BroadcastToAttrs.of, moved_inputs=("x",),
 )  # fmt: skip
 
 

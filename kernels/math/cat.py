@@ -104,11 +104,11 @@ def concat_kernel(ctx: BlockContext[ConcatAttrs], *views: np.ndarray) -> None:
 
 CONCAT_D = OpImpl(
     "ConcatD", concat_kernel, movement_tiling, bins=same_dtype_bins(CAT_DTYPES), attr_names=("concat_dim",),
-    attrs=(("concat_dim", "int"),), kernel_attrs=ConcatAttrs.of,
+    attrs=(("concat_dim", "int"),), kernel_attrs=ConcatAttrs.of, moved_inputs=("x",),
 )  # fmt: skip
 CONCAT_D_V2 = OpImpl(
     "ConcatDV2", concat_kernel, movement_tiling, bins=same_dtype_bins(CAT_DTYPES), attr_names=("concat_dim",),
-    attrs=(("concat_dim", "int"),), kernel_attrs=ConcatAttrs.of,
+    attrs=(("concat_dim", "int"),), kernel_attrs=ConcatAttrs.of, moved_inputs=("x",),
 )  # fmt: skip
 
 

@@ -75,9 +75,9 @@ def fill_kernel(ctx: BlockContext[FillAttrs], dims: np.ndarray, value: np.ndarra
 
 
 FILL = OpImpl("Fill", fill_kernel, fill_tiling, bins=same_dtype_bins(FILL_AICORE, lead=("int64",)),
-              input_names=("dims", "value"), kernel_attrs=FillAttrs.of)  # fmt: skip
+              input_names=("dims", "value"), kernel_attrs=FillAttrs.of, unread_inputs=("dims",))  # fmt: skip
 FILL_AICPU = OpImpl("Fill", fill_kernel, fill_tiling, engine=Engine.AICPU, attr_names=AICPU_ATTRS,
-                    input_names=("dims", "value"), kernel_attrs=FillAttrs.of)  # fmt: skip
+                    input_names=("dims", "value"), kernel_attrs=FillAttrs.of, unread_inputs=("dims",))  # fmt: skip
 
 
 def fill_l0(dims: aclTensor, value: aclTensor, out_shape: Sequence[int], executor: aclOpExecutor) -> aclTensor:

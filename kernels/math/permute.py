@@ -97,15 +97,15 @@ def transpose_kernel(ctx: BlockContext[TransposeAttrs], x: np.ndarray, perm: np.
 
 TRANSPOSE = OpImpl(
     "Transpose", transpose_kernel, movement_tiling, bins=same_dtype_bins(TRANSPOSE_AICORE, ("int64",)),
-    input_names=("x", "perm"), kernel_attrs=TransposeAttrs.of,
+    input_names=("x", "perm"), kernel_attrs=TransposeAttrs.of, moved_inputs=("x",),
 )  # fmt: skip
 TRANSPOSE_V2 = OpImpl(
     "TransposeV2", transpose_kernel, movement_tiling, bins=same_dtype_bins(TRANSPOSE_V2_DTYPES, ("int64",)),
-    input_names=("x", "perm"), kernel_attrs=TransposeAttrs.of,
+    input_names=("x", "perm"), kernel_attrs=TransposeAttrs.of, moved_inputs=("x",),
 )  # fmt: skip
 TRANSPOSE_AICPU = OpImpl(
     "Transpose", transpose_kernel, movement_tiling, engine=Engine.AICPU, attr_names=AICPU_ATTRS,
-    input_names=("x", "perm"), kernel_attrs=TransposeAttrs.of,
+    input_names=("x", "perm"), kernel_attrs=TransposeAttrs.of, moved_inputs=("x",),
 )  # fmt: skip
 
 

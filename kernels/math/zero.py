@@ -65,10 +65,15 @@ def zeros_like_kernel(ctx: BlockContext[ZerosLikeAttrs], x: np.ndarray, y: np.nd
 
 ZEROS_LIKE = OpImpl(
     "ZerosLike", zeros_like_kernel, fill_tiling, bins=same_dtype_bins(ZEROS_LIKE_AICORE),
-    kernel_attrs=ZerosLikeAttrs.of,
+    kernel_attrs=ZerosLikeAttrs.of, unread_inputs=("x",),
 )  # fmt: skip
 ZEROS_LIKE_AICPU = OpImpl(
-    "ZerosLike", zeros_like_kernel, fill_tiling, engine=Engine.AICPU, kernel_attrs=ZerosLikeAttrs.of
+    "ZerosLike",
+    zeros_like_kernel,
+    fill_tiling,
+    engine=Engine.AICPU,
+    kernel_attrs=ZerosLikeAttrs.of,
+    unread_inputs=("x",),
 )
 
 

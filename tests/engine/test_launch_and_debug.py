@@ -3,14 +3,15 @@
 A launch runs the op's kernel with the block dim its tiling chose, aclnnInit's config can switch
 debug-kernel mode on, and the device model holds: new device memory is poisoned (0xFF), a block
 that declares more unified buffer than the SoC has fails like an AI Core exception, and in
-debug-kernel mode prints reach the log, buffer slices are bounds-checked and non-finite float
-outputs are reported at the next synchronize.
+debug-kernel mode prints reach the log, buffer slices are bounds-checked, NaN results stand and
+float outputs left as poison are reported. The switch is read when an op is first registered.
 """
 
 from __future__ import annotations
 
 import ctypes
 import dataclasses
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,14 +20,22 @@ import numpy as np
 import pytest
 from structlog.testing import capture_logs
 
-from emulator import aclnn, process
+from emulator import acl, aclnn, process
 from emulator.device.interface import NO_ATTRS, BlockContext, KernelAttrs
 from emulator.engine.tiling import KernelSignature
-from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult
+from emulator.opdev import (
+    BinSpec,
+    EleBaseTilingData,
+    OpImpl,
+    TilingContext,
+    TilingResult,
+    block_range,
+    elementwise_tiling,
+)
 
 DEBUG_ON = {"op_debug_config": {"enable_debug_kernel": "on"}}
 AICORE_EXCEPTION = 507015
-AICORE_OVERFLOW = 207003
+RUNTIME_ERROR = 361001
 N = 64
 
 
@@ -203,16 +212,136 @@ def test_ub_at_the_limit_is_fine(npu_with: Callable[..., Any]) -> None:
     assert len(seen) == 2
 
 
-def test_debug_kernel_reports_non_finite_output(npu_with: Callable[..., Any]) -> None:
-    """In debug-kernel mode a kernel writing NaN makes synchronize return 207003 and logs kernel.non_finite."""
-    with capture_logs() as logs:
-        status, sync, _ = launch(npu_with, make_op(nan_kernel, block_tiling(2)), config=DEBUG_ON)
-    assert process.current().aclnn.debug_kernel
+def ele_copy_kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+    lo, hi = block_range(ctx.tiling, ctx.block_idx)
+    y.view(np.float32)[lo:hi] = x.view(np.float32)[lo:hi]
+
+
+def test_ub_check_reads_the_tile_size_of_the_tiling_data(npu_with: Callable[..., Any]) -> None:
+    """A tiling declaring 1 KiB of UB but putting a 10M-element tile in its EleBaseTilingData fails (507015)."""
+
+    def tiling(ctx: TilingContext) -> TilingResult:
+        good = elementwise_tiling(ctx, N, 2)
+        data = EleBaseTilingData.from_buffer_copy(good.tiling_bytes)
+        data.ubFormer = data.blockFormer = 10_000_000
+        return TilingResult(tiling_key=0, block_dim=good.block_dim, data=data, ub_bytes_per_block=1024)
+
+    status, sync, _ = launch(npu_with, make_op(ele_copy_kernel, tiling))
     assert status == 0
-    assert sync == AICORE_OVERFLOW
+    assert sync == AICORE_EXCEPTION
+
+
+def test_ub_check_accepts_the_template_tiling(npu_with: Callable[..., Any]) -> None:
+    """The elementwise template's own tiling (tiles sized to the UB) passes the tile-size check and runs."""
+    status, sync, read = launch(npu_with, make_op(ele_copy_kernel, lambda ctx: elementwise_tiling(ctx, N, 2)))
+    assert (status, sync) == (0, 0)
+    np.testing.assert_array_equal(read(), np.arange(N, dtype=np.float32))
+
+
+@pytest.mark.parametrize("blocks", [65536, 1 << 20])
+def test_block_dim_above_65535_is_refused(npu_with: Callable[..., Any], blocks: int) -> None:
+    """More than 65535 blocks fails the launch: phase 2 returns 361001 and the runtime's text says why."""
+    seen: list[tuple[int, int]] = []
+    status, sync, _ = launch(npu_with, make_op(double_kernel(seen), block_tiling(blocks, per_block=1)))
+    assert status == RUNTIME_ERROR
+    assert sync == 0
+    assert seen == []
+    assert "less than or equal to 65535" in (acl.get_recent_err_msg() or "")
+
+
+def test_block_dim_65535_is_accepted(npu_with: Callable[..., Any]) -> None:
+    """65535 blocks, the largest block dim the runtime takes, launches and runs every block."""
+    count = [0]
+
+    def kernel(ctx: BlockContext, x: np.ndarray, y: np.ndarray) -> None:
+        count[0] += 1
+
+    impl = make_op(kernel, block_tiling(65535, per_block=1))
+    status, sync, _ = launch(npu_with, impl)
+    assert (status, sync) == (0, 0)
+    assert count[0] == 65535
+
+
+def test_debug_kernel_accepts_a_nan_result(npu_with: Callable[..., Any]) -> None:
+    """NaN is a legitimate result: a debug binary writing NaN succeeds, logs kernel.non_finite, reports nothing."""
+    with capture_logs() as logs:
+        status, sync, read = launch(npu_with, make_op(nan_kernel, block_tiling(2)), config=DEBUG_ON)
+    assert process.current().aclnn.debug_kernel
+    assert (status, sync) == (0, 0)
+    assert np.isnan(read()).all()
     events = [e for e in logs if e["event"] == "kernel.non_finite"]
     assert len(events) == 1
     assert events[0]["elements"] == N
+    assert list(process.current().diagnostics) == []
+
+
+def test_debug_kernel_accepts_sqrt_of_minus_one_and_zero_over_zero(npu_with: Callable[..., Any]) -> None:
+    """aclnnSqrt(-1) and aclnnDiv(0, 0) in debug mode return their NaN, status 0, with no report."""
+    npu = npu_with(config=DEBUG_ON)
+    x = npu.tensor(np.array([-1.0, 4.0, 0.0, -9.0], np.float32), aclnn.ACL_FLOAT)
+    zeros = npu.tensor(np.zeros(4, np.float32), aclnn.ACL_FLOAT)
+    out = npu.tensor(np.ones(4, np.float32), aclnn.ACL_FLOAT)
+    ws, executor, ret = aclnn.aclnnSqrtGetWorkspaceSize(x.handle, out.handle)
+    assert ret == 0
+    assert npu.run(aclnn.aclnnSqrt, ws, executor) == 0
+    got = out.storage()
+    assert np.isnan(got[[0, 3]]).all()
+    np.testing.assert_array_equal(got[[1, 2]], [2.0, 0.0])
+    ws, executor, ret = aclnn.aclnnDivGetWorkspaceSize(zeros.handle, zeros.handle, out.handle)
+    assert ret == 0
+    assert npu.run(aclnn.aclnnDiv, ws, executor) == 0
+    assert np.isnan(out.storage()).all()
+    assert list(process.current().diagnostics) == []
+
+
+def test_debug_kernel_reports_output_left_as_poison(npu_with: Callable[..., Any]) -> None:
+    """A debug binary leaving half its output unwritten is reported (elements still all 0xFF); the status stays 0."""
+    seen: list[tuple[int, int]] = []
+    impl = make_op(double_kernel(seen), block_tiling(2, per_block=N // 4))
+    status, sync, _ = launch(npu_with, impl, config=DEBUG_ON)
+    assert (status, sync) == (0, 0)
+    reports = [d for d in process.current().diagnostics if "poison" in d.message]
+    assert len(reports) == 1
+    assert f"{N // 2} of {N} elements of output 0 ([{N}] DT_FLOAT ND)" in reports[0].message
+    assert reports[0].api == "kernel EmuTestDouble"
+
+
+def rerun(npu: Any, impl: OpImpl) -> tuple[int, int]:
+    """Phase 1 + phase 2 + synchronize of the test op once more in the same process, on a written output."""
+    phase1, phase2 = npu.single_kernel_l2("aclnnEmuTestDouble", impl)
+    x = npu.tensor(np.arange(N, dtype=np.float32), aclnn.ACL_FLOAT)
+    out = npu.tensor(np.zeros(N, np.float32), aclnn.ACL_FLOAT)
+    ws, executor, ret = phase1(x.handle, out.handle)
+    assert (ws, ret) == (0, 0)
+    return phase2(0, 0, executor, npu.stream), npu.sync()
+
+
+def test_debug_switch_turned_on_after_first_use_does_not_change_the_op(
+    npu_with: Callable[..., Any], tmp_path: Any
+) -> None:
+    """The switch is read when an op is registered: aclnnInit(on) after its first call leaves it a normal binary."""
+    impl = make_op(overrun_kernel, block_tiling(2))
+    npu = npu_with(impl)
+    assert rerun(npu, impl) == (0, 0)  # registered with the switch off
+    config = tmp_path / "on.json"
+    config.write_text(json.dumps(DEBUG_ON))
+    assert aclnn.aclnnInit(str(config)) == 0
+    assert process.current().aclnn.debug_kernel
+    assert rerun(npu, impl) == (0, 0)  # still not bounds-checked
+    kernel = process.current().aclnn.kernel_mgr.op_kernel("EmuTestDouble")
+    assert kernel.debug is False
+
+
+def test_debug_switch_turned_off_after_first_use_keeps_the_debug_binary(
+    npu_with: Callable[..., Any], tmp_path: Any
+) -> None:
+    """An op registered while the switch was on stays a debug binary after aclnnInit(off): its overrun still fails."""
+    impl = make_op(overrun_kernel, block_tiling(2))
+    npu = npu_with(impl, config=DEBUG_ON)
+    assert rerun(npu, impl) == (0, AICORE_EXCEPTION)
+    assert aclnn.aclnnInit(None) == 0
+    assert not process.current().aclnn.debug_kernel
+    assert rerun(npu, impl) == (0, AICORE_EXCEPTION)
 
 
 def test_non_finite_output_is_silent_without_debug(npu_with: Callable[..., Any]) -> None:

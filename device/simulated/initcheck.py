@@ -1,0 +1,86 @@
+"""initcheck for kernel launches: reads of never-written device bytes, as compute-sanitizer does it.
+
+A kernel that computes from bytes no copy, memset or earlier kernel wrote reads garbage on a card
+(aclrtMalloc does not clear). Per buffer argument the launch says what the kernel does with it
+(``InitRole``):
+
+- an input it computes from is checked over the bytes its view addresses, before the kernel runs;
+- an input it only moves (a transpose, a concat, a strided gather or scatter) is not a read that
+  matters yet: the kernel is run a second time over *shadow* buffers (one byte per byte, 1 where
+  never written), so each never-written byte lands where the real run put its data, and the
+  outputs' written state is taken from that — exact for any gather or scatter pattern. The second
+  run happens only when a moved input holds never-written bytes, or when a kernel that writes
+  only part of its output (a strided scatter) meets an output not yet wholly written; control
+  inputs (a permutation, a shape) get their real bytes in it;
+- outputs of a computing kernel, and scratch, count as written over their whole extent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import structlog
+
+from ..interface import Access, InitRole, KernelLaunch, UninitRead
+from .heap import Heap
+
+log = structlog.get_logger(logger_name="device.simulated")
+
+UNWRITTEN = 1  # a shadow byte standing for a never-written byte (0: written)
+OUTPUTS = (InitRole.WRITES, InitRole.SCATTERS)
+
+
+def check_reads(heap: Heap, kernel: KernelLaunch) -> None:
+    """Report every computing input that addresses never-written bytes."""
+    for index, (arg, role) in enumerate(zip(kernel.args, kernel.init_roles, strict=False)):
+        if role is not InitRole.COMPUTES:
+            continue
+        count, first = heap.unwritten(arg.addr, arg.nbytes)
+        if not count:
+            continue
+        read = UninitRead(kernel.name, index, arg.addr, arg.nbytes, count, first, heap.allocation_start(arg.addr))
+        if kernel.on_uninit is not None:
+            kernel.on_uninit(read)
+        else:
+            log.warning("device.uninitialised_read", kernel=kernel.name, addr=hex(arg.addr), unwritten=count)
+
+
+def record_writes(heap: Heap, kernel: KernelLaunch, run_shadow: Callable[[list[np.ndarray]], None]) -> None:
+    """After the kernel ran: what its outputs (and scratch) now hold, written or not."""
+    roles = kernel.init_roles
+    if not roles:
+        for arg in kernel.args:
+            if arg.access & Access.WRITE:
+                heap.mark_written(arg.addr, arg.nbytes)
+        return
+    outputs = [i for i, role in enumerate(roles) if role in OUTPUTS]
+    if _needs_shadow(heap, kernel):
+        shadows = [_shadow(heap, kernel, i) for i in range(len(kernel.args))]
+        run_shadow(shadows)
+        for i in outputs:
+            heap.assign_written(kernel.args[i].addr, shadows[i] == 0)
+    else:
+        for i in outputs:
+            heap.mark_written(kernel.args[i].addr, kernel.args[i].nbytes)
+    for arg, role in zip(kernel.args, roles, strict=False):
+        if role is InitRole.UNREAD and arg.access & Access.WRITE:  # scratch the kernel wrote for itself
+            heap.mark_written(arg.addr, arg.nbytes)
+
+
+def _needs_shadow(heap: Heap, kernel: KernelLaunch) -> bool:
+    """Only a moved input holding never-written bytes, or a part-written output that is not yet all
+    written, makes the outcome depend on which bytes go where."""
+    moved = [a for a, r in zip(kernel.args, kernel.init_roles, strict=False) if r is InitRole.MOVES]
+    if not moved:
+        return False
+    scattered = [a for a, r in zip(kernel.args, kernel.init_roles, strict=False) if r is InitRole.SCATTERS]
+    return any(heap.unwritten(a.addr, a.nbytes)[0] for a in (*moved, *scattered))
+
+
+def _shadow(heap: Heap, kernel: KernelLaunch, index: int) -> np.ndarray:
+    """The buffer the shadow run sees for one argument: written state for data, real bytes for control."""
+    arg, role = kernel.args[index], kernel.init_roles[index]
+    if role is InitRole.MOVES or role in OUTPUTS:
+        return (~heap.written_mask(arg.addr, arg.nbytes)).astype(np.uint8) * UNWRITTEN
+    return heap.view(arg.addr, arg.nbytes, f"kernel {kernel.name}").copy()  # control input or scratch
