@@ -173,6 +173,7 @@ def cmd_leaks(args: argparse.Namespace) -> int:
         return _signal_code(code)
     if _missing("leaks", args.script):
         return 2
+    os.environ.pop("OPBASE_EMU_LEAK_CHECK", None)  # this command is the check: no second report at exit
     code = _run_script(args.script, args.args)
     report = leak_report(at_exit=True)  # the script has ended: a cache still alive means aclnnFinalize never ran
     print(report.render())

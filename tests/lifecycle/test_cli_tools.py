@@ -63,6 +63,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Runs]:
         "leaks-missing": ([*cli, "leaks", "nonexist.py"], {}),
         "trace-missing": ([*cli, "trace", "nonexist.py"], {}),
         "leaks-untracked": ([*cli, "leaks", "leak.py"], {"OPBASE_EMU_TRACKING": "0"}),
+        "leaks-with-exit-check": ([*cli, "leaks", "leak.py"], {"OPBASE_EMU_LEAK_CHECK": "1"}),
         "trace-exit3": ([*cli, "trace", "exit3.py", "-o", "exit3.json"], {}),
         "version": ([*cli, "--version"], {}),
         # OPBASE_EMU_LEAK_CHECK=1 at the exit of a plain Python program: the same rule
@@ -155,6 +156,13 @@ def test_leaks_keeps_a_failing_scripts_code_even_when_it_leaked(runs: Runs) -> N
     run = runs["leaks-leak-exit3"]
     assert run.returncode == 3, run.stdout + run.stderr
     assert "SUMMARY: opbase-emu: 2 resource(s) leaked" in run.stdout
+
+
+def test_leaks_reports_once_when_the_exit_check_is_also_on(runs: Runs) -> None:
+    """OPBASE_EMU_LEAK_CHECK=1 left in the environment does not make the script's process report again at exit."""
+    run = runs["leaks-with-exit-check"]
+    assert run.returncode == 23, run.stdout + run.stderr
+    assert (run.stdout + run.stderr).count("resource(s) leaked") == 1
 
 
 def test_leaks_fails_on_a_sanitizer_report(runs: Runs) -> None:
