@@ -28,17 +28,7 @@ import structlog
 
 from emulator import process
 from emulator.diagnostics import Diagnostic
-from emulator.meta.dtypes import aclDataType
-from emulator.meta.formats import aclFormat
-from emulator.meta.objects import (
-    aclBoolArray,
-    aclFloatArray,
-    aclIntArray,
-    aclScalar,
-    aclScalarList,
-    aclTensor,
-    aclTensorList,
-)
+from emulator.meta.describe import contents
 from emulator.process import EmulatedProcess
 from emulator.tracking import CACHE_KINDS, Resource, ResourceKind
 
@@ -176,50 +166,11 @@ def _describe(res: Resource, *, indirect: bool) -> list[str]:
     tag = f" [{res.tag}]" if res.tag else ""
     how = "Indirect leak" if indirect else "Direct leak"
     owner = f" (member of {res.owner[0].replace('_', ' ')} {res.owner[1]:#x})" if res.owner else ""
-    shown = _contents(res.ref)
-    contents = f" ({shown})" if shown else ""
-    out = [f"{how} of {what}{size} at {res.key:#x}{contents}{tag}{owner}, created at:"]
+    shown = contents(res.ref)
+    held = f" ({shown})" if shown else ""
+    out = [f"{how} of {what}{size} at {res.key:#x}{held}{tag}{owner}, created at:"]
     out.extend(f"    #{i} {frame}" for i, frame in enumerate(res.site.stack))
     return out
-
-
-SHOWN_VALUES = 8  # an array longer than this is shown by its first values and its length
-
-
-def _contents(handle: object) -> str:
-    """What a leaked aclnn object describes, so that one leak among many can be told apart.
-
-    A tensor by its view shape, data type and format (as aclCreateTensor was given them), a scalar by
-    its type and value, an array by its values, a list by its length. The registry keeps the live
-    handle itself (``Resource.ref``), so this reads the object the user made.
-    """
-    if isinstance(handle, aclTensor):
-        return f"shape {list(handle.view_shape)}, {_dtype_name(handle.dtype)}, {_format_name(handle.view_format)}"
-    if isinstance(handle, aclScalar):
-        value = handle.value()
-        return f"{_dtype_name(handle.dtype)} {value}" if value is not None else _dtype_name(handle.dtype)
-    if isinstance(handle, (aclTensorList, aclScalarList)):
-        return f"{len(handle.values)} member(s)"
-    if isinstance(handle, (aclIntArray, aclFloatArray, aclBoolArray)):
-        values = [v.item() if hasattr(v, "item") else v for v in handle.values[:SHOWN_VALUES]]
-        more = f" … {len(handle.values)} values" if len(handle.values) > SHOWN_VALUES else ""
-        return f"values {values}{more}"
-    return ""
-
-
-def _dtype_name(dtype: int) -> str:
-    """The aclDataType name the user passed (ACL_FLOAT16), not the ge one."""
-    try:
-        return aclDataType(dtype).name
-    except ValueError:
-        return f"data type {dtype}"
-
-
-def _format_name(fmt: int) -> str:
-    try:
-        return aclFormat(fmt).name.removeprefix("ACL_FORMAT_").removeprefix("ACL_")
-    except ValueError:
-        return f"format {fmt}"
 
 
 def leak_report(

@@ -33,6 +33,7 @@ from emulator.cface import (
 )
 from emulator.diagnostics import ReportKind
 from emulator.errors import AclnnParamNullptr
+from emulator.meta.describe import describe
 from emulator.meta.dtypes import SCALAR_BYTES, numpy_dtype, to_acl_dtype, to_op_dtype
 from emulator.meta.formats import is_private_format, to_acl_format, to_op_format
 from emulator.meta.objects import (
@@ -270,7 +271,7 @@ def _destroy(obj: Handle | None, api: str) -> int:
         gone = registry.released_resource(obj.kind, obj.key)
         report_undefined(
             api,
-            f"double destroy of {type(obj).__name__} {obj.key:#x}",
+            f"double destroy of {describe(obj)}",
             created=gone.site if gone else None,
             destroyed=gone.released_at if gone else None,
             kind=ReportKind.DOUBLE_DESTROY,

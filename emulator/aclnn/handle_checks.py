@@ -17,24 +17,9 @@ from collections.abc import Iterator
 
 from emulator.capi import Proto
 from emulator.diagnostics import Diagnostics, ReportKind
-from emulator.meta.dtypes import dtype_name
-from emulator.meta.formats import aclFormat, to_acl_format
-from emulator.meta.objects import Handle, aclScalar, aclScalarList, aclTensor, aclTensorList
+from emulator.meta.describe import describe
+from emulator.meta.objects import Handle, aclScalarList, aclTensorList
 from emulator.tracking import Registry, capture_site
-
-
-def describe(obj: Handle) -> str:
-    """An object as a report names it: its type and address, and for a tensor its shape, dtype and format."""
-    name = f"{type(obj).__name__} {obj.key:#x}"
-    if isinstance(obj, aclTensor):
-        try:
-            fmt = aclFormat(to_acl_format(obj.view_format)).name.removeprefix("ACL_FORMAT_")
-        except ValueError:
-            fmt = f"format {obj.view_format}"
-        return f"{name} ({dtype_name(obj.dtype)} {list(obj.view_shape)} {fmt})"
-    if isinstance(obj, aclScalar):
-        return f"{name} ({dtype_name(obj.dtype)})"
-    return name
 
 
 def _objects(names: tuple[str, ...], args: tuple[object, ...]) -> Iterator[tuple[str, Handle]]:

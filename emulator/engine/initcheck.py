@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from emulator.device.interface import InitRole, UninitRead
 from emulator.diagnostics import Diagnostics, ReportKind
-from emulator.engine.tensors import describe_tensor
 from emulator.engine.tiling import OpImpl
+from emulator.meta.describe import contents
 from emulator.meta.objects import aclTensor
 from emulator.tracking import Registry, ResourceKind, Site
 
@@ -51,11 +51,11 @@ def reporter(
         info = infos[read.arg]
 
         memory = registry.get(ResourceKind.DEVICE_MEMORY, read.allocation)
-        launched = f"; launched by {api} at {site}" if site is not None else ""
+        launched = f"; launched by {api}"  # the report's site is that call's line
         diagnostics.report(
             f"kernel {read.kernel}",
             f"uninitialised read: {read.unwritten} of the {read.nbytes} bytes that {info.label} "
-            f"({describe_tensor(info.tensor)} at {read.addr:#x}) addresses were never written "
+            f"({contents(info.tensor)} at {read.addr:#x}) addresses were never written "
             f"(the first at +{read.first - read.addr}, in the allocation at {read.allocation:#x}){launched}",
             created=memory.site if memory is not None else None,
             kind=ReportKind.UNINITIALISED,  # its card text: the kernel computes on whatever the memory held

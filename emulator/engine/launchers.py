@@ -25,9 +25,10 @@ from emulator.engine.args import ArgPack, flatten
 from emulator.engine.executor import RepeatMode
 from emulator.engine.initcheck import ArgInfo, input_name, input_role, reporter
 from emulator.engine.kernel_mgr import OpKernelBin
-from emulator.engine.tensors import ExecTensor, describe_tensor, host_array, nbytes, span_bytes
+from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes
 from emulator.engine.tiling import KernelSignature, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
 from emulator.errors import AclnnError
+from emulator.meta.describe import contents
 from emulator.meta.dtypes import numpy_dtype
 from emulator.meta.objects import aclTensor
 from emulator.tracking import ResourceKind
@@ -176,7 +177,7 @@ def _debug_hooks(name: str, pack: ArgPack, debug: bool, diagnostics: Diagnostics
                 diagnostics.report(
                     f"kernel {name}",
                     f"debug kernel: {poisoned} of {values.size} elements of output {index} "
-                    f"({describe_tensor(tensor)}) still hold the device's poison (every byte 0xFF): the kernel "
+                    f"({contents(tensor)}) still hold the device's poison (every byte 0xFF): the kernel "
                     "left them unwritten, or computed them from memory no one wrote; on a card they hold "
                     "whatever the memory held before",
                 )

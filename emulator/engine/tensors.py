@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from emulator.meta.dtypes import calc_shape_bytes, dtype_name, numpy_dtype
-from emulator.meta.formats import aclFormat
+from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
 from emulator.meta.objects import aclTensor, contiguous_strides, numel
 from emulator.tracking import ResourceKind
 
@@ -116,12 +115,3 @@ def span_bytes(tensor: aclTensor) -> int:
         return 0
     last = sum((d - 1) * s for d, s in zip(shape, strides, strict=False))
     return calc_shape_bytes(last + 1, tensor.dtype)
-
-
-def describe_tensor(tensor: aclTensor) -> str:
-    """How a report names a tensor: view shape, dtype and storage format (``[2, 4] DT_FLOAT16 ND``)."""
-    try:
-        fmt = aclFormat(tensor.storage_format).name.removeprefix("ACL_FORMAT_")
-    except ValueError:
-        fmt = f"format {tensor.storage_format}"
-    return f"{list(tensor.view_shape)} {dtype_name(tensor.dtype)} {fmt}"

@@ -18,7 +18,7 @@ import pytest
 from emulator import acl, aclnn, process
 from emulator.acl import constants as c
 from emulator.config import Settings
-from emulator.diagnostics import UndefinedBehaviour
+from emulator.diagnostics import ReportKind, UndefinedBehaviour
 
 F32 = 4
 
@@ -63,8 +63,10 @@ def test_add_of_never_written_input_is_reported_with_its_sites(npu: Any) -> None
     (report,) = uninit_reports()
     assert report.api == "kernel Add"
     assert "32 of the 32 bytes that input 1" in report.message
-    assert "[8] DT_FLOAT ND" in report.message
-    assert "launched by aclnnAdd at " in report.message  # the phase-2 call (the Npu helper's, in conftest.py)
+    assert "shape [8], ACL_FLOAT, ND" in report.message
+    assert "launched by aclnnAdd" in report.message
+    assert report.kind is ReportKind.UNINITIALISED
+    assert report.site.top is not None and report.site.top.file.endswith("conftest.py")  # the Npu helper's phase 2
     assert report.created is not None and report.created.top is not None
     assert report.created.top.file.endswith("conftest.py")  # the Npu helper's aclrtMalloc
 

@@ -302,7 +302,7 @@ def test_debug_kernel_reports_output_left_as_poison(npu_with: Callable[..., Any]
     assert (status, sync) == (0, 0)
     reports = [d for d in process.current().diagnostics if "poison" in d.message]
     assert len(reports) == 1
-    assert f"{N // 2} of {N} elements of output 0 ([{N}] DT_FLOAT ND)" in reports[0].message
+    assert f"{N // 2} of {N} elements of output 0 (shape [{N}], ACL_FLOAT, ND)" in reports[0].message
     assert reports[0].api == "kernel EmuTestDouble"
 
 

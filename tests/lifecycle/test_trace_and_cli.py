@@ -292,7 +292,8 @@ def test_double_destroy_names_creation_and_destruction(cli: Runs) -> None:
     out = cli["destroy_list_member"].stdout
     assert "aclDestroyTensor returned 0 (as on a card); the emulator reports:" in out
     assert re.search(
-        r"aclDestroyTensor: double destroy of aclTensor 0x[0-9a-f]+ \(at examples/mistakes/destroy_list_member\.py:15\)"
+        r"aclDestroyTensor: double destroy of aclTensor 0x[0-9a-f]+ \(shape \[4\], ACL_FLOAT, ND\)"
+        r" \(at examples/mistakes/destroy_list_member\.py:15\)"
         r"; created at examples/mistakes/destroy_list_member\.py:11"
         r"; destroyed at examples/mistakes/destroy_list_member\.py:14",
         out,

@@ -37,7 +37,7 @@ def test_a_destroyed_tensor_passed_to_an_op_is_reported_with_its_sites(emu: proc
     assert report.kind is ReportKind.USE_AFTER_DESTROY
     assert report.api == "aclnnAddGetWorkspaceSize"
     assert report.message.startswith("self is aclTensor 0x")
-    assert "(DT_FLOAT [2, 4] ND), which was already destroyed" in report.message
+    assert "(shape [2, 4], ACL_FLOAT, ND), which was already destroyed" in report.message
     assert [str(s) for s in (report.site, report.created, report.destroyed)] == [
         f"{__file__}:{_line_of(m)}" for m in ("used-here", "created-here", "destroyed-here")
     ]
@@ -54,7 +54,7 @@ def test_a_destroyed_scalar_is_reported(emu: process.EmulatedProcess) -> None:
     aclnn.aclnnAddGetWorkspaceSize(x, x, alpha, out)
     [report] = emu.diagnostics
     assert (report.kind, report.message.split(" 0x")[0]) == (ReportKind.USE_AFTER_DESTROY, "alpha is aclScalar")
-    assert "(DT_FLOAT)" in report.message
+    assert "(ACL_FLOAT 1.0)" in report.message
 
 
 def test_a_destroyed_member_of_a_list_is_reported(emu: process.EmulatedProcess) -> None:
