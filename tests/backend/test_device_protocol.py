@@ -190,9 +190,9 @@ def test_ex_events_are_told_apart(device: Device) -> None:
 def test_device_synchronize_runs_every_stream(device: Device) -> None:
     """synchronize() completes queued work on all the device's streams."""
     streams = [device.create_stream(), device.create_stream()]
-    ptr = device.malloc(64, 0)
-    for stream in streams:
-        device.memset(ptr, 3, 64, stream)
+    ptr = device.malloc(128, 0)
+    for i, stream in enumerate(streams):  # each stream its own bytes: two memsets of the same bytes would race
+        device.memset(ptr + 64 * i, 3, 64, stream)
     device.synchronize()
     assert all(device.stream_done(stream) for stream in streams)
     device.free(ptr)
