@@ -74,6 +74,7 @@ class AscendNpu:
         eager: bool = False,
         block_workers: int = 1,
         acl_module: ModuleType | None = None,
+        host_budget: object = None,  # the simulator's host-RAM budget: a card's memory is its own
     ) -> None:
         if eager:
             raise errors.FeatureNotSupported(

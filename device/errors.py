@@ -176,3 +176,16 @@ class KernelOutOfBounds(TaskFailed):
     """A bounds-checked kernel (debug-kernel mode) touched memory outside one of its buffers."""
 
     status = 507015  # ACL_ERROR_RT_AICORE_EXCEPTION
+
+
+class HostBudgetExceeded(OutOfMemory, TaskFailed):
+    """The host RAM behind simulated memory would pass the emulator's budget (OPBASE_EMU_HOST_BUDGET).
+
+    A card has its HBM physically; the emulator backs it with host RAM as it is touched, so running
+    out shows where a card would run out of memory: 207001 ACL_ERROR_RT_MEMORY_ALLOCATION, from the
+    call itself (aclrtMallocHost, a synchronous copy or set) or, for work queued on a stream, as the
+    failed task the next synchronisation of that stream reports (hence also a TaskFailed).
+    """
+
+    status = 207001  # ACL_ERROR_RT_MEMORY_ALLOCATION
+    msg_id = "EL0004"

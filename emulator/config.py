@@ -33,6 +33,16 @@ def _int_or(value: str | None, default: int, lo: int, hi: int) -> int:
     return number if lo <= number <= hi else default
 
 
+def _bytes_or_none(value: str | None) -> int | None:
+    """A byte count: digits, optionally followed by K, M or G (binary units); anything else is None."""
+    if not value:
+        return None
+    text = value.strip().upper().removesuffix("IB").removesuffix("B")
+    shift = {"K": 10, "M": 20, "G": 30}.get(text[-1:], 0)
+    digits = text[:-1] if shift else text
+    return int(digits) << shift if digits.isdigit() and int(digits) > 0 else None
+
+
 def _module_levels(value: str | None) -> dict[str, int]:
     """ASCEND_MODULE_LOG_LEVEL=MOD=lvl[:MOD=lvl]; any syntax error voids the whole value."""
     if not value:
@@ -97,6 +107,9 @@ class Settings(BaseModel):
     cache_limit: int = 10000
     disable_l2_cache: bool = False
     aicpu_cache_limit: int = 32768
+    # OPBASE_EMU_HOST_BUDGET: host RAM the simulated devices' touched memory and pinned host buffers
+    # may use, in bytes; None = half of MemAvailable when the process starts
+    host_budget: int | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -138,6 +151,7 @@ class Settings(BaseModel):
             cache_limit=_int_or(env.get("ACLNN_CACHE_LIMIT"), 10000, 1, 1 << 63),
             disable_l2_cache="DISABLE_L2_CACHE" in env,
             aicpu_cache_limit=_int_or(env.get("ACLNN_AICPU_CACHE_LIMIT"), 32768, 1, 1 << 31),
+            host_budget=_bytes_or_none(env.get("OPBASE_EMU_HOST_BUDGET")),
         )
 
 

@@ -5,9 +5,13 @@ Fidelity notes (the real aclrtMalloc's rules):
   in ``device/memory_rules.py``, shared with the real-card backend; this module applies them
   to a finite capacity: the first page kind of the policy's preference that still fits is
   used (so HUGE_FIRST falls back to 4 KiB pages when 2 MiB pages do not fit), none is 207001.
-- Bytes live in one lazily created numpy buffer per allocation, never in an HBM-sized array,
-  so a 64 GiB part costs nothing until memory is touched. New memory is poisoned (0xFF: NaN in
-  every float type), because aclrtMalloc does not clear.
+- Bytes live in one lazily created ``Backing`` per allocation, never in an HBM-sized array, and
+  cost host RAM only per touched 64 KiB chunk, charged first on the host budget: a 64 GiB part
+  costs nothing until memory is touched, and touching one byte of it costs one chunk. New memory
+  reads as poison (0xFF: NaN in every float type), because aclrtMalloc does not clear.
+- The views handed to one operation (a kernel's arguments, a copy's two ends) are paid for
+  together, before any is touched: an operation the host budget cannot back fails with 207001
+  having touched nothing.
 - Which bytes have been written is kept per allocation (``WrittenBytes``, made at the first
   write), for initcheck: a kernel that computes from never-written bytes is reported.
 - Addresses only grow (a bump pointer, page-aligned), so a freed address is never handed out
@@ -19,16 +23,19 @@ from __future__ import annotations
 
 import bisect
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import memory_rules
-from ..errors import FeatureNotSupported, InvalidAddress, OutOfMemory
+from ..errors import FeatureNotSupported, HostBudgetExceeded, InvalidAddress, OutOfMemory
+from ..host_budget import HostBudget, format_bytes
 from ..interface import AllocationInfo, DevicePtr, MemInfo, PageKind
+from .backing import POISON, Backing
 from .written import WrittenBytes
 
-POISON = 0xFF
+__all__ = ["POISON", "Allocation", "Heap"]
 DEVICE_BASE = 0x12C0_0000_0000  # far from any real host mapping on x86-64 / aarch64 Linux
 DEVICE_SPAN = 1 << 40  # each device gets its own terabyte of address space
 FREED_REMEMBERED = 256
@@ -37,7 +44,7 @@ FREED_REMEMBERED = 256
 @dataclass(slots=True)
 class Allocation:
     info: AllocationInfo
-    buffer: np.ndarray | None = None  # created on first touch
+    buffer: Backing | None = None  # created on first touch
     written: WrittenBytes | None = None  # created on first write: None is "no byte written yet"
 
     def written_state(self) -> WrittenBytes:
@@ -57,8 +64,11 @@ class Allocation:
 class Heap:
     """Hands out device addresses and keeps used / peak exact to the byte."""
 
-    def __init__(self, *, device_id: int, capacity: int, padding: int, huge1g: bool) -> None:
+    def __init__(
+        self, *, device_id: int, capacity: int, padding: int, huge1g: bool, budget: HostBudget | None = None
+    ) -> None:
         self.capacity = capacity
+        self.budget = budget if budget is not None else HostBudget()
         self.padding = padding
         self.huge1g = huge1g
         self.used = 0
@@ -116,7 +126,9 @@ class Heap:
         del self._starts[bisect.bisect_left(self._starts, addr)]
         self.used -= alloc.info.charged
         self._freed.append(alloc.info)
-        alloc.buffer = None
+        if alloc.buffer is not None:
+            self.budget.refund(alloc.buffer.charged)
+            alloc.buffer = None  # the mapping goes with the last view of it
         return alloc
 
     # -- lookups ----------------------------------------------------------------------------
@@ -134,25 +146,76 @@ class Heap:
         return alloc if addr + max(nbytes, 1) <= alloc.end else None
 
     def view(self, addr: int, nbytes: int, operation: str) -> np.ndarray:
-        """A writable uint8 view of [addr, addr+nbytes); the allocation's buffer is made on first touch."""
+        """A writable uint8 view of [addr, addr+nbytes); chunks touched for the first time get the poison."""
+        return self.views([(addr, nbytes)], operation)[0]
+
+    def views(self, spans: Sequence[tuple[int, int]], operation: str) -> list[np.ndarray]:
+        """Views of every (addr, nbytes) span, all or nothing: the first touches are paid for together."""
+        found = [(self._located(addr, nbytes, operation), addr, nbytes) for addr, nbytes in spans]
+        need: dict[int, tuple[Backing, np.ndarray]] = {}
+        for alloc, addr, nbytes in found:
+            backing = self._backing(alloc, operation)
+            start = addr - alloc.addr
+            chunks = backing.missing(start, start + nbytes)
+            if len(chunks):
+                earlier = need.get(alloc.addr)
+                need[alloc.addr] = (backing, chunks if earlier is None else np.union1d(earlier[1], chunks))
+        if need:
+            cost = sum(backing.cost(chunks) for backing, chunks in need.values())
+            self.budget.charge(cost, f"{operation} (first touch of {format_bytes(cost)} of device memory)")
+            for backing, chunks in need.values():
+                backing.touch(chunks)
+        return [self._slice(alloc, addr, nbytes) for alloc, addr, nbytes in found]
+
+    def view_for_overwrite(self, addr: int, nbytes: int, operation: str) -> np.ndarray:
+        """Like view(), but the bytes the caller is about to overwrite are not poisoned first."""
+        alloc = self._located(addr, nbytes, operation)
+        backing = self._backing(alloc, operation)
+        start = addr - alloc.addr
+        chunks = backing.missing(start, start + nbytes)
+        if len(chunks):
+            cost = backing.cost(chunks)
+            self.budget.charge(cost, f"{operation} (first touch of {format_bytes(cost)} of device memory)")
+            backing.touch(chunks, keep=(start, start + nbytes))
+        return self._slice(alloc, addr, nbytes)
+
+    def read_into(self, addr: int, out: np.ndarray, operation: str) -> None:
+        """Copy [addr, addr+len(out)) into ``out``; never-touched chunks read as poison and stay untouched."""
+        alloc = self._located(addr, len(out), operation)
+        if alloc.buffer is None:
+            out.fill(POISON)
+            return
+        alloc.buffer.read_into(addr - alloc.addr, out)
+
+    def _located(self, addr: int, nbytes: int, operation: str) -> Allocation:
         alloc = self.containing(addr, nbytes)
         if alloc is None:
             raise InvalidAddress(self.describe_bad_address(addr, nbytes, operation), addr=addr, nbytes=nbytes)
-        if alloc.buffer is None:
-            alloc.buffer = np.full(alloc.info.alloc_size, POISON, dtype=np.uint8)
-        start = addr - alloc.addr
-        return alloc.buffer[start : start + nbytes]
+        return alloc
 
-    def view_for_overwrite(self, addr: int, nbytes: int, operation: str) -> np.ndarray:
-        """Like view(), but a first touch only poisons the bytes the caller is not about to overwrite."""
-        alloc = self.containing(addr, nbytes)
-        if alloc is not None and alloc.buffer is None:
-            buf = np.empty(alloc.info.alloc_size, dtype=np.uint8)
-            start = addr - alloc.addr
-            buf[:start] = POISON
-            buf[start + nbytes :] = POISON
-            alloc.buffer = buf
-        return self.view(addr, nbytes, operation)
+    @staticmethod
+    def _backing(alloc: Allocation, operation: str) -> Backing:
+        if alloc.buffer is None:
+            try:
+                alloc.buffer = Backing(alloc.info.alloc_size)
+            except (OSError, MemoryError) as exc:
+                raise HostBudgetExceeded(
+                    f"{operation}: the host refused to map {format_bytes(alloc.info.alloc_size)} "
+                    f"to back the allocation at {alloc.addr:#x} ({exc})",
+                    addr=alloc.addr,
+                ) from None
+        return alloc.buffer
+
+    @staticmethod
+    def _slice(alloc: Allocation, addr: int, nbytes: int) -> np.ndarray:
+        assert alloc.buffer is not None  # every caller made the backing first
+        start = addr - alloc.addr
+        return alloc.buffer.array[start : start + nbytes]
+
+    @property
+    def host_bytes(self) -> int:
+        """Host RAM the touched chunks of the live allocations cost."""
+        return sum(a.buffer.charged for a in self._live.values() if a.buffer is not None)
 
     # -- written state (initcheck) ----------------------------------------------------------
     def _span(self, addr: int, nbytes: int) -> tuple[Allocation, int] | None:

@@ -3,6 +3,8 @@
 Clients write into it with ctypes and read it back with numpy, so the address handed out is a
 real one: the start of a numpy buffer this table keeps alive until ``free_host``. Sizes are
 rounded and starts aligned by the runtime's rules (``device/memory_rules.py``: 32 and 64 bytes).
+Pinned memory is host RAM the program will use whole, so all of it is charged on the host budget
+at allocation: a buffer the budget cannot hold is refused with 207001 before any RAM is taken.
 """
 
 from __future__ import annotations
@@ -12,19 +14,27 @@ import ctypes
 
 import numpy as np
 
-from ..errors import InvalidAddress
+from ..errors import HostBudgetExceeded, InvalidAddress
+from ..host_budget import HostBudget, format_bytes
 from ..memory_rules import PINNED_ALIGN, pinned_size
 
 
 class PinnedHost:
-    def __init__(self) -> None:
+    def __init__(self, budget: HostBudget | None = None) -> None:
+        self.budget = budget if budget is not None else HostBudget()
         self._buffers: dict[int, tuple[np.ndarray, int]] = {}  # address -> (owning buffer, size)
         self._starts: list[int] = []
         self.used = 0
 
     def allocate(self, size: int) -> int:
         rounded = pinned_size(size)
-        raw = np.empty(rounded + PINNED_ALIGN, dtype=np.uint8)
+        what = f"aclrtMallocHost of {format_bytes(rounded)}"
+        self.budget.charge(rounded, what)
+        try:
+            raw = np.empty(rounded + PINNED_ALIGN, dtype=np.uint8)
+        except MemoryError:
+            self.budget.refund(rounded)
+            raise HostBudgetExceeded(f"{what}: the host has no memory left for it", size=rounded) from None
         offset = (-raw.ctypes.data) % PINNED_ALIGN
         addr = raw.ctypes.data + offset
         self._buffers[addr] = (raw, rounded)
@@ -38,6 +48,7 @@ class PinnedHost:
             raise InvalidAddress(f"free_host of {addr:#x}: not an address returned by aclrtMallocHost", addr=addr)
         del self._starts[bisect.bisect_left(self._starts, addr)]
         self.used -= entry[1]
+        self.budget.refund(entry[1])
         return entry[1]
 
     def size_of(self, addr: int) -> int:

@@ -33,6 +33,7 @@ import numpy as np
 import structlog
 
 from ..errors import InvalidValue, KernelOutOfBounds, UnifiedBufferOverflow
+from ..host_budget import HostBudget
 from ..interface import (
     Access,
     AddressKind,
@@ -78,7 +79,13 @@ class SimulatedNpu:
     caps: DeviceCaps = DeviceCaps(runs_python_kernels=True, supports_task_listeners=True, detects_races=True)
 
     def __init__(
-        self, device_id: int = 0, soc: SocProfile | None = None, *, eager: bool = False, block_workers: int = 1
+        self,
+        device_id: int = 0,
+        soc: SocProfile | None = None,
+        *,
+        eager: bool = False,
+        block_workers: int = 1,
+        host_budget: HostBudget | None = None,
     ) -> None:
         self.device_id = device_id
         self.soc = soc if soc is not None else load_soc()
@@ -87,8 +94,9 @@ class SimulatedNpu:
             capacity=self.soc.hbm_total,
             padding=self.soc.padding_size,
             huge1g=self.soc.huge1g_pages,
+            budget=host_budget,
         )
-        self.host = PinnedHost()
+        self.host = PinnedHost(self.heap.budget)  # one budget: device backing and pinned memory share the host
         self.scheduler = Scheduler(
             device_id=device_id, max_streams=self.soc.max_streams, max_events=self.soc.max_events, eager=eager
         )
@@ -191,7 +199,11 @@ class SimulatedNpu:
                 return
 
             def run() -> None:
-                np.copyto(self._write_view(dst, count, direction), self._read_view(src, count, direction))
+                target = self._write_view(dst, count, direction)
+                if direction in (Direction.D2H, Direction.D2D):  # untouched source chunks read as poison
+                    self.heap.read_into(src, target, "copy source")
+                else:
+                    np.copyto(target, host_view(src, count))
                 if direction is Direction.D2D:
                     self.heap.copy_written(dst, src, count)  # never-written source bytes stay never-written
                 elif direction is Direction.H2D:
@@ -235,11 +247,6 @@ class SimulatedNpu:
     def _write_view(self, addr: int, count: int, direction: Direction) -> np.ndarray:
         if direction in (Direction.H2D, Direction.D2D):
             return self.heap.view_for_overwrite(addr, count, "copy destination")
-        return host_view(addr, count)
-
-    def _read_view(self, addr: int, count: int, direction: Direction) -> np.ndarray:
-        if direction in (Direction.D2H, Direction.D2D):
-            return self.heap.view(addr, count, "copy source")
         return host_view(addr, count)
 
     def _settle(self, operation: str, addr: int, nbytes: int, access: Access) -> None:
@@ -390,7 +397,7 @@ class SimulatedNpu:
             )
         if kernel.init_roles:
             initcheck.check_reads(self.heap, kernel)
-        views = [self.heap.view(arg.addr, arg.nbytes, f"kernel {kernel.name}") for arg in kernel.args]
+        views = self.heap.views([(arg.addr, arg.nbytes) for arg in kernel.args], f"kernel {kernel.name}")
         views = self._with_inline(kernel, views)
         if kernel.bounds_checked:
             views = [checked(view, kernel.name) for view in views]

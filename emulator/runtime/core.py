@@ -32,6 +32,7 @@ from emulator.device.errors import (
     InvalidValue,
     WrongContext,
 )
+from emulator.device.host_budget import HostBudget
 from emulator.device.interface import AddressKind, AllocationInfo, DevicePtr, EventId, StreamId
 from emulator.device.soc import SocProfile, load_soc
 from emulator.diagnostics import Diagnostics
@@ -69,6 +70,7 @@ class Runtime:
         self._device_memory: dict[int, int] = {}
         self._host_memory: dict[int, int] = {}
         self._next_handle = CONTEXT_HANDLE_BASE
+        self.host_budget = HostBudget(settings.host_budget)  # shared by every device of the process
 
     # -- devices ----------------------------------------------------------------------------
     @property
@@ -97,6 +99,7 @@ class Runtime:
                 self.soc,
                 eager=self.settings.eager,
                 block_workers=self.settings.block_workers,
+                host_budget=self.host_budget,
             )
             if device.caps.detects_races:  # races and faults reach the sanitizer's reports with host call sites
                 device.set_site_source(capture_site if self.settings.tracking else None)
