@@ -78,7 +78,13 @@ class SimulatedNpu:
     caps: DeviceCaps = DeviceCaps(runs_python_kernels=True, supports_task_listeners=True, detects_races=True)
 
     def __init__(
-        self, device_id: int = 0, soc: SocProfile | None = None, *, eager: bool = False, block_workers: int = 1
+        self,
+        device_id: int = 0,
+        soc: SocProfile | None = None,
+        *,
+        eager: bool = False,
+        block_workers: int = 1,
+        hbm_limit: int | None = None,
     ) -> None:
         self.device_id = device_id
         self.soc = soc if soc is not None else load_soc()
@@ -87,6 +93,7 @@ class SimulatedNpu:
             capacity=self.soc.hbm_total,
             padding=self.soc.padding_size,
             huge1g=self.soc.huge1g_pages,
+            limit=hbm_limit,
         )
         self.host = PinnedHost()
         self.scheduler = Scheduler(
