@@ -193,6 +193,30 @@ def inject(name: str, *, nth: int | None = 1, status: int | None = None) -> Iter
         plan.remove(rule)
 
 
+class Injector:
+    """What the pytest fixture ``opbase_faults`` hands a test: rules armed until the test ends.
+
+    ``inject`` takes the arguments of the context manager but arms the rule for the rest of the
+    test, in the process current at that moment (so a rule armed in ``npu_process``'s process
+    counts that process's calls); ``clear`` disarms every rule it armed.
+    """
+
+    def __init__(self) -> None:
+        self._armed: list[tuple[FaultPlan, Rule]] = []
+
+    def inject(self, name: str, *, nth: int | None = 1, status: int | None = None) -> Rule:
+        spec = fault_specs(_spelled(name, nth, status), source="opbase_faults")[0]
+        plan = process.current().faults
+        rule = plan.add(make_rule(spec, "opbase_faults"))
+        self._armed.append((plan, rule))
+        return rule
+
+    def clear(self) -> None:
+        while self._armed:
+            plan, rule = self._armed.pop()
+            plan.remove(rule)
+
+
 def _spelled(name: str, nth: int | None, status: int | None) -> str:
     """The keyword form as an OPBASE_EMU_FAULTS entry, so both forms are checked by one parser."""
     if "," in name:
@@ -209,6 +233,7 @@ __all__ = [
     "FaultPlan",
     "InjectedAclnnFault",
     "InjectedRuntimeFault",
+    "Injector",
     "Rule",
     "SettingsError",
     "inject",
