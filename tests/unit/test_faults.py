@@ -158,12 +158,10 @@ def test_the_block_disarms_its_rule() -> None:
 
 
 def test_inject_refuses_bad_arguments() -> None:
-    with pytest.raises(SettingsError, match="counted from 1"):
-        with faults.inject("aclrtMalloc", nth=0):
-            pass
-    with pytest.raises(SettingsError, match="not a C function"):
-        with faults.inject("aclrtNope"):
-            pass
+    with pytest.raises(SettingsError, match="counted from 1"), faults.inject("aclrtMalloc", nth=0):
+        pass
+    with pytest.raises(SettingsError, match="not a C function"), faults.inject("aclrtNope"):
+        pass
 
 
 def test_fixture_arms_until_the_test_ends(opbase_faults: Injector) -> None:
