@@ -223,3 +223,19 @@ def test_bad_hbm_limit_is_refused(value: str) -> None:
 def test_no_limit_by_default() -> None:
     settings = Settings.from_env({})
     assert settings.hbm_limit is None and settings.faults == ()
+
+
+# -- the trace -----------------------------------------------------------------------------------
+def test_a_traced_injected_failure_shows_its_status() -> None:
+    from emulator.trace import start_trace, stop_trace
+
+    assert acl.rt.set_device(0) == 0
+    tracer = start_trace()
+    try:
+        with faults.inject("aclrtMalloc", status=MEMORY_ALLOCATION):
+            assert acl.rt.malloc(64, 0) == (0, MEMORY_ALLOCATION)
+    finally:
+        stop_trace()
+    calls = [(e.name, e.status) for e in tracer.events if e.kind == "api"]
+    assert ("aclrtMalloc", MEMORY_ALLOCATION) in calls
+    assert not [e for e in tracer.events if e.kind == "resource"]  # the failed call created nothing
