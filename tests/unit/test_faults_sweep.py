@@ -2,7 +2,8 @@
 that cleans up on failure leaves nothing alive.
 
 The lifecycle is the canonical one (init, device, stream, aclnn, buffers, tensors, scalar, an
-Add and a repeatable Mul, event, pinned host memory, then teardown in reverse). The points are
+Add, a repeatable Mul, an fp16 ReduceSum with a workspace and an aclIntArray, event, pinned host
+memory, then teardown in reverse). The points are
 not listed by hand: a first clean run counts how many times each allocating C function is
 called, and the sweep then fails call k of function f for every (f, k), each in a brand-new
 emulated process. The caller checks every status (a None handle is a failure too) and, on the
@@ -35,6 +36,8 @@ ALLOCATING = (
     "aclnnAddGetWorkspaceSize",
     "aclnnMulGetWorkspaceSize",
     "aclSetAclOpExecutorRepeatable",
+    "aclCreateIntArray",
+    "aclnnReduceSumGetWorkspaceSize",
 )
 SHAPE = [2, 4]
 
@@ -100,18 +103,42 @@ def lifecycle(stack: ExitStack) -> np.ndarray:
     _run(stack, ws_size, lambda ws: aclnn.aclnnMul(ws, ws_size, mul, stream), "aclnnMul", None)
     stack.callback(acl.rt.synchronize_stream, stream)
 
+    # a reduction of fp16 into fp32: a cast through a workspace, and an aclIntArray of dims
+    half = np.arange(8, dtype=np.float16)
+    x16, _ = _tensor(stack, half, aclnn.ACL_FLOAT16, SHAPE)
+    sums = np.zeros(2, dtype=np.float32)
+    sums_t, sums_ptr = _tensor(stack, sums, aclnn.ACL_FLOAT, [2])
+    dims = aclnn.aclCreateIntArray([1], 1)
+    made(dims, "aclCreateIntArray")
+    stack.callback(aclnn.aclDestroyIntArray, dims)
+    ws_size, reduce, ret = aclnn.aclnnReduceSumGetWorkspaceSize(x16, dims, False, aclnn.ACL_FLOAT, sums_t)
+    check(ret, "aclnnReduceSumGetWorkspaceSize")
+    _run(stack, ws_size, lambda ws: aclnn.aclnnReduceSum(ws, ws_size, reduce, stream), "aclnnReduceSum", reduce)
+    stack.callback(acl.rt.synchronize_stream, stream)
+
     event, ret = acl.rt.create_event()
     check(ret, "aclrtCreateEvent")
     stack.callback(acl.rt.destroy_event, event)
     check(acl.rt.record_event(event, stream), "aclrtRecordEvent")
     check(acl.rt.synchronize_event(event), "aclrtSynchronizeEvent")
 
-    pinned, ret = acl.rt.malloc_host(host.nbytes)
+    pinned, ret = acl.rt.malloc_host(host.nbytes + sums.nbytes)
     check(ret, "aclrtMallocHost")
     stack.callback(acl.rt.free_host, pinned)
     check(acl.rt.memcpy(pinned, host.nbytes, out_ptr, host.nbytes, 2), "aclrtMemcpy")
-    result = np.ctypeslib.as_array((np.ctypeslib.ctypes.c_float * 8).from_address(pinned)).copy()
-    return result
+    check(acl.rt.memcpy(pinned + host.nbytes, sums.nbytes, sums_ptr, sums.nbytes, 2), "aclrtMemcpy")
+    return np.ctypeslib.as_array((np.ctypeslib.ctypes.c_float * 10).from_address(pinned)).copy()
+
+
+def _tensor(stack: ExitStack, host: np.ndarray, dtype: int, shape: list[int]) -> tuple[object, int]:
+    ptr, ret = acl.rt.malloc(host.nbytes, 0)
+    check(ret, "aclrtMalloc")
+    stack.callback(acl.rt.free, ptr)
+    check(acl.rt.memcpy(ptr, host.nbytes, host.ctypes.data, host.nbytes, 1), "aclrtMemcpy")
+    tensor = aclnn.aclCreateTensor(shape, len(shape), dtype, None, 0, aclnn.ACL_FORMAT_ND, shape, len(shape), ptr)
+    made(tensor, "aclCreateTensor")
+    stack.callback(aclnn.aclDestroyTensor, tensor)
+    return tensor, ptr
 
 
 def _run(stack: ExitStack, ws_size: int, launch: Callable[[int], int], what: str, one_shot: object) -> None:
@@ -149,7 +176,8 @@ def count_points() -> dict[str, int]:
     return {name: rule.calls for name, rule in armed.items()}
 
 
-EXPECTED = (np.arange(8, dtype=np.float32) * 3) * np.arange(8, dtype=np.float32)
+# (x + 2y) * y with x = y = 0..7, then the row sums of 0..7 as [2, 4]
+EXPECTED = np.concatenate([(np.arange(8, dtype=np.float32) * 3) * np.arange(8, dtype=np.float32), [6.0, 22.0]])
 
 
 def test_clean_run_is_right_and_leaves_nothing() -> None:
@@ -162,8 +190,9 @@ def test_clean_run_is_right_and_leaves_nothing() -> None:
 
 def test_sweep_every_allocation_point() -> None:
     counted = count_points()
-    # three buffers and three tensors; Add and Mul of fp32 [2, 4] need no workspace
-    assert counted == {name: 3 if name in ("aclrtMalloc", "aclCreateTensor") else 1 for name in ALLOCATING}
+    # five buffers and five tensors, and the reduction's workspace (Add and Mul of fp32 need none)
+    many = {"aclrtMalloc": 6, "aclCreateTensor": 5}
+    assert counted == {name: many.get(name, 1) for name in ALLOCATING}
     points = [(name, k) for name, calls in counted.items() for k in range(1, calls + 1)]
     failed_where: list[str] = []
     for name, k in points:
