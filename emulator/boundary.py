@@ -136,6 +136,11 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
                             f"{message}: {param.name} ({param.ctype.spelling}) takes {param.ctype.python}, "
                             f"not {type(args[i]).__name__}"
                         )
+            if proc.faults.armed:
+                # an injected failure: the call does nothing and fails the way a real failure does
+                fault = proc.faults.check(c_name)
+                if fault is not None:
+                    target = _failing(fault)
             tracer = proc.tracer
             if tracer is not None:
                 return _traced(tracer, c_name, target, args, on_error, aclnn)
@@ -149,6 +154,15 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _failing(fault: StatusError) -> Callable[..., Any]:
+    """The body of an injected failure, so it takes the same path (trace, record) as a real one."""
+
+    def fail(*args: Any) -> Any:
+        raise fault
+
+    return fail
 
 
 def _traced(tracer: Any, c_name: str, fn: Callable[..., Any], args: tuple[Any, ...], on_error: Any, aclnn: bool) -> Any:

@@ -9,6 +9,7 @@ the Settings of each emulated process into its structlog setup.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
@@ -33,16 +34,6 @@ def _int_or(value: str | None, default: int, lo: int, hi: int) -> int:
     return number if lo <= number <= hi else default
 
 
-def _bytes_or_none(value: str | None) -> int | None:
-    """A byte count: digits, optionally followed by K, M or G (binary units); anything else is None."""
-    if not value:
-        return None
-    text = value.strip().upper().removesuffix("IB").removesuffix("B")
-    shift = {"K": 10, "M": 20, "G": 30}.get(text[-1:], 0)
-    digits = text[:-1] if shift else text
-    return int(digits) << shift if digits.isdigit() and int(digits) > 0 else None
-
-
 def _module_levels(value: str | None) -> dict[str, int]:
     """ASCEND_MODULE_LOG_LEVEL=MOD=lvl[:MOD=lvl]; any syntax error voids the whole value."""
     if not value:
@@ -54,6 +45,73 @@ def _module_levels(value: str | None) -> dict[str, int]:
             return {}
         levels[name.strip().upper()] = int(level)
     return levels
+
+
+class SettingsError(ValueError):
+    """An environment variable the emulator cannot act on: refused once, when the process starts.
+
+    Most variables fall back to their default on a bad value, as the real libraries do; the two
+    test switches below do not, because a fault or a memory cap silently dropped would let a test
+    of an error path pass without ever taking that path.
+    """
+
+
+class FaultSpec(BaseModel):
+    """One ``NAME[@N][=STATUS]`` entry of OPBASE_EMU_FAULTS, as written (the name is checked later,
+    against the prototype table, by ``emulator.faults``).
+
+    ``nth`` is 1-based; None fails every call. ``status`` None is the function's natural failure.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    nth: int | None = 1
+    status: int | None = None
+
+    def __str__(self) -> str:
+        at = "@*" if self.nth is None else f"@{self.nth}"
+        return f"{self.name}{at}" + ("" if self.status is None else f"={self.status}")
+
+
+_FAULT = re.compile(r"^(?P<name>[A-Za-z_]\w*)(?:@(?P<nth>\*|\d+))?(?:=(?P<status>\d+))?$")
+
+
+def fault_specs(value: str | None, *, source: str = "OPBASE_EMU_FAULTS") -> tuple[FaultSpec, ...]:
+    """Parse ``NAME[@N][=STATUS],...``; empty items are skipped, anything else malformed is refused."""
+    specs: list[FaultSpec] = []
+    for item in (value or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        match = _FAULT.match(item)
+        if match is None:
+            raise SettingsError(f"{source}: cannot read {item!r}; each entry is NAME[@N][=STATUS] (N >= 1 or *)")
+        nth = None if match["nth"] == "*" else int(match["nth"] or 1)
+        if nth == 0:
+            raise SettingsError(f"{source}: {item!r}: calls are counted from 1 (@1 is the first call)")
+        status = int(match["status"]) if match["status"] is not None else None
+        if status == 0:
+            raise SettingsError(f"{source}: {item!r}: status 0 is success, not a fault")
+        specs.append(FaultSpec(name=match["name"], nth=nth, status=status))
+    return tuple(specs)
+
+
+def _byte_limit(value: str | None, source: str) -> int | None:
+    """A positive byte count — digits (``_`` separators allowed), optionally K, M or G (binary units,
+    ``64M`` = ``64MiB``) — or None when the variable is unset or empty.
+
+    The emulator's own limits refuse a value they cannot read instead of ignoring it: a misspelt
+    budget or cap that silently fell back to the default would make a test pass for the wrong reason.
+    """
+    if value is None or not value.strip():
+        return None
+    text = value.strip().upper().replace("_", "").removesuffix("IB").removesuffix("B")
+    shift = {"K": 10, "M": 20, "G": 30}.get(text[-1:], 0)
+    digits = text[:-1] if shift else text
+    if not digits.isdigit() or int(digits) <= 0:
+        raise SettingsError(f"{source}={value!r}: expected a positive number of bytes (digits, optionally K, M or G)")
+    return int(digits) << shift
 
 
 def _visible_devices(value: str | None, count: int) -> tuple[int, ...] | None:
@@ -110,6 +168,9 @@ class Settings(BaseModel):
     # OPBASE_EMU_HOST_BUDGET: host RAM the simulated devices' touched memory and pinned host buffers
     # may use, in bytes; None = half of MemAvailable when the process starts
     host_budget: int | None = None
+    # test switches: OPBASE_EMU_FAULTS (emulator.faults) and OPBASE_EMU_HBM_LIMIT (bytes per simulated device)
+    faults: tuple[FaultSpec, ...] = ()
+    hbm_limit: int | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -151,7 +212,9 @@ class Settings(BaseModel):
             cache_limit=_int_or(env.get("ACLNN_CACHE_LIMIT"), 10000, 1, 1 << 63),
             disable_l2_cache="DISABLE_L2_CACHE" in env,
             aicpu_cache_limit=_int_or(env.get("ACLNN_AICPU_CACHE_LIMIT"), 32768, 1, 1 << 31),
-            host_budget=_bytes_or_none(env.get("OPBASE_EMU_HOST_BUDGET")),
+            host_budget=_byte_limit(env.get("OPBASE_EMU_HOST_BUDGET"), "OPBASE_EMU_HOST_BUDGET"),
+            faults=fault_specs(env.get("OPBASE_EMU_FAULTS")),
+            hbm_limit=_byte_limit(env.get("OPBASE_EMU_HBM_LIMIT"), "OPBASE_EMU_HBM_LIMIT"),
         )
 
 

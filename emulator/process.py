@@ -24,6 +24,7 @@ from emulator.diagnostics import Diagnostics
 from emulator.engine.context import OpContext
 from emulator.engine.system import AclnnState
 from emulator.error_manager import ErrorManager
+from emulator.faults import FaultPlan
 from emulator.runtime.core import Runtime
 from emulator.tracking import Registry
 
@@ -47,6 +48,8 @@ class EmulatedProcess:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings if settings is not None else Settings.from_env()
+        # OPBASE_EMU_FAULTS: checked first, so a bad rule stops the start before anything is opened
+        self.faults = FaultPlan.from_specs(self.settings.faults)
         self.registry = Registry(enabled=self.settings.tracking)
         self.errors = ErrorManager()
         self.acl = AclState()

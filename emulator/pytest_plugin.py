@@ -1,6 +1,7 @@
 """The pytest plugin (a pytest11 entry point: installing the package turns it on).
 
 - ``npu_process``: a fixture giving the test a brand-new emulated process.
+- ``opbase_faults``: a fixture arming fault-injection rules (``emulator.faults``) for the test.
 - ``@pytest.mark.no_leaks``, ``--opbase-leaks`` (every test) or requesting the ``leak_check``
   fixture: the test fails when resources it created are still alive once its fixtures have been
   torn down, or when the emulator made a sanitizer report (a use after destroy, a double destroy,
@@ -35,6 +36,7 @@ from _pytest.runner import runtestprotocol  # the phases run without logging the
 
 from emulator import process
 from emulator.diagnostics import Diagnostic
+from emulator.faults import Injector
 from emulator.leaks import leak_report, snapshot
 from emulator.process import EmulatedProcess
 from emulator.tracking import ResourceKind
@@ -141,6 +143,18 @@ def npu_process() -> Iterator[process.EmulatedProcess]:
     """
     with process.fresh() as proc:
         yield proc
+
+
+@pytest.fixture
+def opbase_faults() -> Iterator[Injector]:
+    """Fault injection for this test: ``opbase_faults.inject("aclrtMalloc", nth=2, status=207001)`` fails
+    the second aclrtMalloc from then on (see ``emulator.faults``); every rule is disarmed at teardown.
+    """
+    injector = Injector()
+    try:
+        yield injector
+    finally:
+        injector.clear()
 
 
 class LeakCheck:

@@ -65,9 +65,18 @@ class Heap:
     """Hands out device addresses and keeps used / peak exact to the byte."""
 
     def __init__(
-        self, *, device_id: int, capacity: int, padding: int, huge1g: bool, budget: HostBudget | None = None
+        self,
+        *,
+        device_id: int,
+        capacity: int,
+        padding: int,
+        huge1g: bool,
+        budget: HostBudget | None = None,
+        limit: int | None = None,
     ) -> None:
-        self.capacity = capacity
+        # OPBASE_EMU_HBM_LIMIT: a smaller card, so a test reaches 207001 without allocating the SoC's whole HBM
+        self.limit = limit
+        self.capacity = capacity if limit is None else min(capacity, limit)
         self.budget = budget if budget is not None else HostBudget()
         self.padding = padding
         self.huge1g = huge1g
@@ -94,6 +103,7 @@ class Heap:
                 alloc_size=alloc_size,
                 used=self.used,
                 capacity=self.capacity,
+                hbm_limit=self.limit,
             )
         charged = memory_rules.charge(alloc_size, kind)
         addr = self._take_address(charged, kind.page_size)

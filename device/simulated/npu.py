@@ -86,6 +86,7 @@ class SimulatedNpu:
         eager: bool = False,
         block_workers: int = 1,
         host_budget: HostBudget | None = None,
+        hbm_limit: int | None = None,
     ) -> None:
         self.device_id = device_id
         self.soc = soc if soc is not None else load_soc()
@@ -95,6 +96,7 @@ class SimulatedNpu:
             padding=self.soc.padding_size,
             huge1g=self.soc.huge1g_pages,
             budget=host_budget,
+            limit=hbm_limit,
         )
         self.host = PinnedHost(self.heap.budget)  # one budget: device backing and pinned memory share the host
         self.scheduler = Scheduler(

@@ -93,6 +93,9 @@ class Runtime:
         if slot is None:
             visible = self.settings.visible_devices
             physical = visible[device_id] if visible is not None else device_id
+            # OPBASE_EMU_HBM_LIMIT caps the simulated devices only: a real card has the memory it has
+            limit = self.settings.hbm_limit
+            capped = {"hbm_limit": limit} if limit is not None and self.settings.backend == "simulated" else {}
             device = open_device(
                 self.settings.backend,
                 physical,
@@ -100,6 +103,7 @@ class Runtime:
                 eager=self.settings.eager,
                 block_workers=self.settings.block_workers,
                 host_budget=self.host_budget,
+                **capped,
             )
             if device.caps.detects_races:  # races and faults reach the sanitizer's reports with host call sites
                 device.set_site_source(capture_site if self.settings.tracking else None)

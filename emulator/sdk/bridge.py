@@ -28,7 +28,9 @@ from emulator import acl, aclnn, process, tracking
 from emulator.capi import META, RUNTIME, Param, Proto
 from emulator.capi.ctypes_types import CTYPES, array_count, element_ctype
 from emulator.capi.handles import HandleTable, UnknownHandle
+from emulator.config import Settings
 from emulator.diagnostics import ReportKind, UndefinedBehaviour
+from emulator.faults import FaultPlan
 from emulator.kernels import REGISTRY
 from emulator.meta.dtypes import type_size
 from emulator.sdk.forwarders import written_in_c
@@ -234,7 +236,11 @@ def install(current_caller: int) -> None:
     call's caller (0 outside a call). It is read only when a site is captured with no Python frame
     above the library's — a call that came from C; a call from Python through ctypes has Python
     frames above, and those stay the site.
+
+    A fault rule that names no function (OPBASE_EMU_FAULTS) is refused here, once: the core then says
+    the emulator cannot start and every call returns its failure, instead of one traceback per call.
     """
+    FaultPlan.from_specs(Settings.from_env().faults)
     read = ctypes.CFUNCTYPE(ctypes.c_size_t)(current_caller)
 
     def native_site() -> tracking.Site | None:

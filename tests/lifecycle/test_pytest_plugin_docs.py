@@ -45,7 +45,7 @@ def test_every_fixture_has_a_docstring_and_a_section(pytester: pytest.Pytester) 
     """Each fixture the plugin defines shows a docstring in --fixtures and has a heading on the plugin's page."""
     result = pytester.runpytest(*QUIET, "--fixtures")
     fixtures = _plugin_fixtures(result.stdout.str())
-    assert set(fixtures) == {"npu_process", "leak_check"}
+    assert set(fixtures) == {"npu_process", "leak_check", "opbase_faults"}
     for name, doc in fixtures.items():
         assert doc and doc != "no docstring available", name
         assert f"`{name}`" in _headings(), name

@@ -15,7 +15,7 @@ import pytest
 
 from emulator import acl, aclnn, process
 from emulator.acl import constants as c
-from emulator.config import Settings
+from emulator.config import Settings, SettingsError
 from emulator.device.errors import HostBudgetExceeded, OutOfMemory, TaskFailed
 from emulator.device.host_budget import HostBudget, available_host_memory, default_limit
 from emulator.device.interface import GiB, KiB, MemPolicy, MiB
@@ -60,10 +60,17 @@ def test_budget_setting_reads_bytes(value: str, expected: int) -> None:
     assert Settings.from_env({"OPBASE_EMU_HOST_BUDGET": value}).host_budget == expected
 
 
-@pytest.mark.parametrize("value", ["", "lots", "-5", "0", "1.5G", "G"])
-def test_budget_setting_ignores_junk(value: str) -> None:
-    """A value that is no byte count leaves the default (a fraction of the available memory)."""
-    assert Settings.from_env({"OPBASE_EMU_HOST_BUDGET": value}).host_budget is None
+def test_an_empty_budget_setting_leaves_the_default() -> None:
+    """Unset or empty: the default, a fraction of the memory available at start."""
+    assert Settings.from_env({"OPBASE_EMU_HOST_BUDGET": ""}).host_budget is None
+    assert Settings.from_env({}).host_budget is None
+
+
+@pytest.mark.parametrize("value", ["lots", "-5", "0", "1.5G", "G"])
+def test_a_budget_setting_that_is_no_byte_count_is_refused(value: str) -> None:
+    """A misspelt budget is an error at process start, not a silent fall-back to the default."""
+    with pytest.raises(SettingsError, match="OPBASE_EMU_HOST_BUDGET"):
+        Settings.from_env({"OPBASE_EMU_HOST_BUDGET": value})
 
 
 def test_default_budget_is_half_of_available_memory(tmp_path: Path) -> None:
