@@ -10,6 +10,13 @@ which device an address lives on. Rules follow the real runtime's:
 - Streams belong to the context current at creation: submitting to or destroying one from
   another context is 107003; synchronising one is allowed from anywhere.
 - No aclInit gate: these calls work without aclInit, as in the real code base.
+
+Thread safety (the locking scheme of docs/reliability.md): ``Runtime.lock`` guards every table
+here and is the outermost lock; it is held while a call goes down into a device (a reset drains
+the context's streams), never the other way round. The open-device table is copy-on-write: a new
+device replaces the whole dict, so the hot readers (``classify`` on every copy, ``device_of``)
+read one consistent table without the lock and never wait for another thread's long teardown.
+Other single-key reads are one dict operation; anything that iterates a table holds the lock.
 """
 
 from __future__ import annotations
@@ -88,6 +95,13 @@ class Runtime:
     def slot(self, device_id: int) -> DeviceSlot:
         self.check_device_id(device_id)
         slot = self._slots.get(device_id)
+        if slot is not None:
+            return slot
+        with self.lock:
+            return self._open_slot(device_id)
+
+    def _open_slot(self, device_id: int) -> DeviceSlot:
+        slot = self._slots.get(device_id)  # again: another thread may have opened it meanwhile
         if slot is None:
             visible = self.settings.visible_devices
             physical = visible[device_id] if visible is not None else device_id
@@ -104,7 +118,8 @@ class Runtime:
                 device.add_fault_listener(fault_reporter(self.diagnostics))
             primary = Context(self._new_handle(), device_id, primary=True)
             self._contexts[primary.handle] = primary
-            slot = self._slots[device_id] = DeviceSlot(device, primary)
+            slot = DeviceSlot(device, primary)
+            self._slots = {**self._slots, device_id: slot}  # copy-on-write: readers hold the old table
         return slot
 
     def opened_devices(self) -> list[Device]:
@@ -276,9 +291,28 @@ class Runtime:
             self.registry.remove(ResourceKind.STREAM, handle)
 
     def context_streams(self) -> tuple[Device, list[StreamId]]:
+        with self.lock:
+            ctx = self.current_context()
+            streams = [ctx.default_stream] if ctx.default_stream is not None else []
+            return self.device_of(ctx), streams + sorted(ctx.streams)
+
+    def synchronize_context(self, timeout_ms: int) -> None:
+        """Wait for every stream of the current context (aclrtSynchronizeDevice).
+
+        The streams are listed under the lock but waited for without it (a wait runs kernels, and
+        holding the outermost lock through them would stop every other thread's calls). A stream
+        another thread destroys in between has finished its work (a destroy drains it first), so
+        it is skipped, not reported: it is no longer part of the context being synchronised.
+        """
         ctx = self.current_context()
-        streams = [ctx.default_stream] if ctx.default_stream is not None else []
-        return self.device_of(ctx), streams + sorted(ctx.streams)
+        device, streams = self.context_streams()
+        for sid in streams:
+            try:
+                device.synchronize_stream(sid, timeout_ms)
+            except InvalidHandle:
+                with self.lock:  # a destroy holds the lock until its tables are updated
+                    if sid == ctx.default_stream or sid in ctx.streams:
+                        raise
 
     # -- events -----------------------------------------------------------------------------
     def create_event(self, flags: int | None, *, ex: bool) -> EventId:
