@@ -149,12 +149,13 @@ class Runtime:
                     "Resetting the device failed. Reason: The device has not been set or has already been reset.",
                     device_id=device_id,
                 )
-            slot.refs = 0 if force else slot.refs - 1
-            if slot.refs == 0:
+            refs = 0 if force else slot.refs - 1
+            if refs == 0:  # the count drops only once teardown is done: an interrupted one can be redone
                 self._tear_down(slot.device, slot.primary)
                 self.registry.remove(ResourceKind.DEVICE, device_id)
                 if self.thread.context is slot.primary:
                     self.thread.context = None
+            slot.refs = refs
 
     def _bring_up(self, device: Device, ctx: Context) -> None:
         if ctx.default_stream is None:
@@ -163,8 +164,9 @@ class Runtime:
 
     def _tear_down(self, device: Device, ctx: Context) -> None:
         """Wait for the context's streams, destroy them and its default stream."""
-        for sid in sorted(ctx.streams):
+        for sid in sorted(ctx.streams):  # each table entry goes with its stream, so an interrupt leaves no stale one
             device.destroy_stream(sid)
+            ctx.streams.discard(sid)
             self._stream_owner.pop(sid, None)
             self._stream_flags.pop(sid, None)
             self.registry.remove(ResourceKind.STREAM, sid)

@@ -259,3 +259,21 @@ def test_interrupted_acl_synchronize_returns_the_failure_next_time() -> None:
     assert acl.rt.destroy_stream(stream) == 0
     assert acl.rt.reset_device(0) == 0
     assert process.current().registry.count() == 0
+
+
+def test_reset_device_interrupted_by_a_draining_kernel_can_be_redone() -> None:
+    """An interrupt while reset drains a stream leaves the device set, so the reset can be repeated."""
+    assert acl.rt.set_device(0) == 0
+    stream, ret = acl.rt.create_stream()
+    assert ret == 0
+    dev, ret = acl.rt.malloc(32, 0)
+    assert ret == 0
+    device = process.current().runtime.opened_devices()[0]
+    assert isinstance(device, SimulatedNpu)
+    device.launch(interrupting_kernel(dev, []), stream)  # type: ignore[arg-type]
+    with pytest.raises(KeyboardInterrupt):
+        acl.rt.reset_device(0)
+    assert acl.rt.free(dev) == 0  # the device is still set: its memory and context work
+    assert acl.rt.reset_device(0) == 0  # was 507007: the count had dropped before the teardown ran
+    assert acl.rt.reset_device(0) == 507007
+    assert process.current().registry.count() == 0
