@@ -17,7 +17,8 @@ Fidelity notes (streams are asynchronous, deterministically):
   KeyboardInterrupt during a synchronisation, say) propagates to the caller, and the task is
   recorded as failed, so the next synchronisation of its stream reports it instead of
   returning 0 over half-written outputs; an exception before it starts leaves it queued.
-- The scheduler has no lock of its own: every call comes with the device lock held.
+- The scheduler has no lock of its own: every call that changes or drains it comes with the
+  device lock held; point reads (is a stream done, is an event complete) read one value without it.
 """
 
 from __future__ import annotations
