@@ -8,6 +8,7 @@ interrupt tests raise KeyboardInterrupt from inside a running task, once.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -277,3 +278,29 @@ def test_reset_device_interrupted_by_a_draining_kernel_can_be_redone() -> None:
     assert acl.rt.reset_device(0) == 0  # was 507007: the count had dropped before the teardown ran
     assert acl.rt.reset_device(0) == 507007
     assert process.current().registry.count() == 0
+
+
+def test_interrupted_parallel_kernel_has_no_block_still_writing() -> None:
+    """Blocks on the pool: when the interrupt reaches the caller, every other block has stopped."""
+    npu = SimulatedNpu(0, block_workers=2)
+    s = npu.create_stream()
+    size = 4 * 1024 * 1024  # at the threshold where blocks go to the pool
+    dev = npu.malloc(size, MemPolicy.HUGE_FIRST)
+    started = threading.Event()
+    finished: list[int] = []
+
+    def func(ctx: BlockContext, out: np.ndarray) -> None:  # type: ignore[type-arg]
+        if ctx.block_idx == 0:
+            started.wait(5)  # block 1 is running on the other worker when the interrupt comes
+            raise KeyboardInterrupt
+        started.set()
+        time.sleep(HOLD_S)
+        finished.append(ctx.block_idx)
+
+    npu.launch(KernelLaunch("slow_blocks", func, 2, (BufferArg(dev, size, Access.WRITE),)), s)
+    with pytest.raises(KeyboardInterrupt):
+        npu.synchronize_stream(s)
+    assert finished == [1]  # without the wait: [] (block 1 still running after the task was retired)
+    with pytest.raises(TaskFailed):
+        npu.synchronize_stream(s)
+    npu.close()
