@@ -7,9 +7,10 @@ interrupt tests raise KeyboardInterrupt from inside a running task, once.
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -69,6 +70,43 @@ def test_pinned_lookup_while_another_thread_frees_sees_one_state() -> None:
     freeing[0].join()
     assert host.contains(addr + 8) is False
     assert host.live() == {} and host.used == 0
+
+
+# -- the heap's tables ---------------------------------------------------------------------------
+
+
+class HookedDict(dict[int, object]):
+    """A dict whose values() runs ``hook`` after yielding the first value (mid-iteration)."""
+
+    def __init__(self, items: dict[int, object], hook: Callable[[], None]) -> None:
+        super().__init__(items)
+        self._hook: Callable[[], None] | None = hook
+
+    def values(self) -> Iterator[object]:  # type: ignore[override]
+        it = iter(dict.values(self))
+        for first in it:
+            yield first
+            break
+        hook, self._hook = self._hook, None
+        if hook is not None:
+            hook()
+        yield from it
+
+
+def test_live_allocations_while_another_thread_allocates() -> None:
+    """The leak report's live list is one state even while another thread allocates."""
+    npu = SimulatedNpu(0)
+    for _ in range(2):
+        npu.malloc(32, MemPolicy.HUGE_FIRST)
+    allocating: list[threading.Thread] = []
+    heap = npu.heap
+    heap._live = HookedDict(
+        heap._live,  # type: ignore[arg-type]
+        lambda: allocating.append(on_another_thread(lambda: npu.malloc(32, MemPolicy.HUGE_FIRST) and None)),
+    )
+    assert len(npu.live_allocations()) == 2  # without the heap lock: dictionary changed size during iteration
+    allocating[0].join()
+    assert len(npu.live_allocations()) == 3
 
 
 # -- the runtime's open-device table -------------------------------------------------------------
@@ -214,6 +252,29 @@ def test_interrupt_before_a_task_starts_leaves_it_queued(npu: SimulatedNpu) -> N
     with pytest.raises(TaskFailed) as failed:
         npu.synchronize_stream(s1)
     assert failed.value.status == KERNEL_FAILED
+
+
+def test_real_sigint_during_a_kernel_is_reported_not_lost(npu: SimulatedNpu) -> None:
+    """A real SIGINT (Ctrl-C) delivered while a kernel runs: KeyboardInterrupt, then the failure, never 0."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        pytest.skip("SIGINT does not raise KeyboardInterrupt here")
+    s = npu.create_stream()
+    dev = npu.malloc(32, MemPolicy.HUGE_FIRST)
+    sent: list[int] = []
+
+    def func(ctx: BlockContext, out: np.ndarray) -> None:  # type: ignore[type-arg]
+        out[:16] = 7
+        if not sent:
+            sent.append(1)
+            signal.raise_signal(signal.SIGINT)  # Python raises KeyboardInterrupt at its next check
+        out[16:] = 7
+
+    npu.launch(KernelLaunch("ctrl_c", func, 1, (BufferArg(dev, 32, Access.WRITE),)), s)
+    with pytest.raises(KeyboardInterrupt):
+        npu.synchronize_stream(s)
+    with pytest.raises(TaskFailed) as failed:
+        npu.synchronize_stream(s)
+    assert failed.value.status == KERNEL_FAILED and "ctrl_c" in str(failed.value)
 
 
 def test_interrupted_copy_is_a_dma_failure(npu: SimulatedNpu, monkeypatch: pytest.MonkeyPatch) -> None:
