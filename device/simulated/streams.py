@@ -17,6 +17,8 @@ Fidelity notes (streams are asynchronous, deterministically):
   KeyboardInterrupt during a synchronisation, say) propagates to the caller, and the task is
   recorded as failed, so the next synchronisation of its stream reports it instead of
   returning 0 over half-written outputs; an exception before it starts leaves it queued.
+  A strict-mode report raised from inside a task is the exception: the caller has the report and
+  a card would have carried on, so the task just ends there.
 - The scheduler has no lock of its own: every call that changes or drains it comes with the
   device lock held; point reads (is a stream done, is an event complete) read one value without it.
 """
@@ -38,6 +40,7 @@ from ..errors import (
     InvalidValue,
     NoEventResource,
     NoStreamResource,
+    ReportRaisedInTask,
     StreamSyncTimeout,
     TaskFailed,
     TaskInterrupted,
@@ -172,6 +175,8 @@ class Scheduler:
                 task.run()
             except TaskFailed as exc:  # the device keeps going; the stream reports it at its next sync
                 self._fail(st, exc)
+            except ReportRaisedInTask:  # strict mode: the caller gets the report; the card would go on
+                raise
             except BaseException as exc:  # KeyboardInterrupt, a bug: the task ended part-way
                 self._fail(st, _interrupted(task, exc))
                 raise
