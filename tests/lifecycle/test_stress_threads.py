@@ -2,7 +2,8 @@
 
 Each compute thread owns a stream and runs two-phase aclnnAdd / aclnnMul / aclnnCast over its own
 buffers, with a repeatable Add executor reused every round and every other round's phase 2 run on a
-shared pool thread (not the thread that ran phase 1). Every output is checked against numpy, every
+shared pool thread (not the thread that ran phase 1), which then also waits for the round's work
+through an event the compute thread recorded. Every output is checked against numpy, every
 status against 0, and each thread's own deliberate bad call against its own aclGetRecentErrMsg
 text (a message must never leak to, or be lost by, another thread). Two churn threads meanwhile
 allocate and free device and pinned memory, create and destroy streams and events, synchronise
@@ -74,6 +75,8 @@ def compute(index: int, ctx: int, pool: ThreadPoolExecutor, deadline: float, tal
     ok(tally, "set_context", acl.rt.set_context(ctx))
     stream, ret = acl.rt.create_stream()
     ok(tally, "create_stream", ret)
+    event, ret = acl.rt.create_event()
+    ok(tally, "create_event", ret)
     devs = []
     for _ in range(5):  # x, y, add, mul, cast
         dev, ret = acl.rt.malloc(NBYTES, 0)
@@ -116,7 +119,11 @@ def compute(index: int, ctx: int, pool: ThreadPoolExecutor, deadline: float, tal
         cws, cast_exec, ret = aclnn.aclnnCastGetWorkspaceSize(add_t, aclnn.ACL_FLOAT16, cast_t)
         ok(tally, "aclnnCastGetWorkspaceSize", ret)
         ok(tally, "aclnnCast", phase2(partial(aclnn.aclnnCast, 0, cws, cast_exec, stream)))
-        ok(tally, "synchronize_stream", acl.rt.synchronize_stream(stream))
+        if elsewhere:  # the pool thread waits for the round's work through an event recorded here
+            ok(tally, "record_event", acl.rt.record_event(event, stream))
+            ok(tally, "synchronize_event", phase2(partial(acl.rt.synchronize_event, event)))
+        else:
+            ok(tally, "synchronize_stream", acl.rt.synchronize_stream(stream))
         got = [np.empty(N, np.float32), np.empty(N, np.float32), np.empty(N, np.float16)]
         for out, dev in zip(got, devs[2:], strict=True):
             ok(tally, "memcpy D2H", acl.rt.memcpy(out.ctypes.data, out.nbytes, dev, out.nbytes, D2H))
@@ -144,6 +151,7 @@ def compute(index: int, ctx: int, pool: ThreadPoolExecutor, deadline: float, tal
     for dev in devs:
         ok(tally, "free", acl.rt.free(dev))
     ok(tally, "free_host", acl.rt.free_host(pinned))
+    ok(tally, "destroy_event", acl.rt.destroy_event(event))
     ok(tally, "destroy_stream", acl.rt.destroy_stream(stream))
 
 
