@@ -399,7 +399,7 @@ def _interrupted(task: Task, exc: BaseException) -> TaskFailed:
 
     Its outputs may be partly written, so it cannot be run again or taken as done; the next
     synchronisation returns the failure a card gives for a task that did not finish: 507015
-    (AI Core exception) for a kernel, 507013 (system DMA error) for a copy or a set.
+    (AI Core exception) for a kernel, 507013 (system DMA error) for a copy, a set or an event task.
     """
     error = TaskInterrupted if task.name.startswith("kernel ") else DmaTaskInterrupted
     return error(
