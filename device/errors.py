@@ -155,6 +155,26 @@ class TaskFailed(DeviceError):
     msg_id = "EZ9999"
 
 
+class ReportRaisedInTask(Exception):
+    """Base of the reports the emulator raises on purpose from inside a running task (strict mode).
+
+    The caller receives the report itself, and the real device would have carried on, so the task
+    ends there without a device failure: the stream's next synchronisation returns 0, as before.
+    """
+
+
+class TaskInterrupted(TaskFailed):
+    """A kernel task that a host exception (KeyboardInterrupt …) stopped part-way: it did not finish."""
+
+    status = 507015  # ACL_ERROR_RT_AICORE_EXCEPTION
+
+
+class DmaTaskInterrupted(TaskFailed):
+    """A copy or set task that a host exception stopped part-way: its transfer did not finish."""
+
+    status = 507013  # ACL_ERROR_RT_SYS_DMA
+
+
 class AicpuException(TaskFailed):
     status = 507018  # ACL_ERROR_RT_AICPU_EXCEPTION
 

@@ -25,6 +25,7 @@ from enum import StrEnum
 
 import structlog
 
+from emulator.device.errors import ReportRaisedInTask
 from emulator.tracking import Registry, ResourceKind, Site, capture_site
 
 log = structlog.get_logger(logger_name="emulator.diagnostics")
@@ -97,7 +98,7 @@ class Diagnostic:
         return "; ".join(parts)
 
 
-class UndefinedBehaviour(Exception):
+class UndefinedBehaviour(ReportRaisedInTask):
     """Raised in strict mode instead of carrying on as the real library would."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:

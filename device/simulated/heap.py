@@ -17,11 +17,18 @@ Fidelity notes (the real aclrtMalloc's rules):
 - Addresses only grow (a bump pointer, page-aligned), so a freed address is never handed out
   again and a stale pointer is always detected; the last freed allocations are remembered so
   that a use-after-free report can say what used to be there.
+
+Thread safety: the tables (live allocations, their sorted starts, the freed ring, used / peak and
+the bump pointer) have the heap's own leaf lock, because some callers read them without the
+device lock (aclrtGetMemInfo, the leak report's live list, classify) while another thread
+allocates. The bytes of an allocation are not under it: the device lock (SimulatedNpu.lock)
+orders every task and synchronous copy that touches them.
 """
 
 from __future__ import annotations
 
 import bisect
+import threading
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -87,9 +94,14 @@ class Heap:
         self._live: dict[int, Allocation] = {}
         self._starts: list[int] = []  # sorted live start addresses, for interior lookups
         self._freed: deque[AllocationInfo] = deque(maxlen=FREED_REMEMBERED)
+        self._lock = threading.RLock()  # leaf: guards the tables above and used / peak, never held across a call out
 
     # -- allocation -------------------------------------------------------------------------
     def allocate(self, size: int, policy: int, *, padded: bool, tag: str) -> Allocation:
+        with self._lock:
+            return self._allocate(size, policy, padded=padded, tag=tag)
+
+    def _allocate(self, size: int, policy: int, *, padded: bool, tag: str) -> Allocation:
         if memory_rules.is_giant(policy) and not self.huge1g:
             raise FeatureNotSupported(
                 "1 GiB pages are not supported on this SoC", policy=policy, feature="HUGE1G pages"
@@ -130,12 +142,13 @@ class Heap:
         return DevicePtr(addr)
 
     def release(self, addr: int) -> Allocation:
-        alloc = self._live.pop(addr, None)
-        if alloc is None:
-            raise InvalidAddress(self.describe_bad_address(addr, 0, "free"), addr=addr)
-        del self._starts[bisect.bisect_left(self._starts, addr)]
-        self.used -= alloc.info.charged
-        self._freed.append(alloc.info)
+        with self._lock:
+            alloc = self._live.pop(addr, None)
+            if alloc is None:
+                raise InvalidAddress(self.describe_bad_address(addr, 0, "free"), addr=addr)
+            del self._starts[bisect.bisect_left(self._starts, addr)]
+            self.used -= alloc.info.charged
+            self._freed.append(alloc.info)
         if alloc.buffer is not None:
             self.budget.refund(alloc.buffer.charged)
             alloc.buffer = None  # the mapping goes with the last view of it
@@ -146,13 +159,15 @@ class Heap:
         return self._live.get(addr)
 
     def live(self) -> list[AllocationInfo]:
-        return [a.info for a in self._live.values()]
+        with self._lock:
+            return [a.info for a in self._live.values()]
 
     def containing(self, addr: int, nbytes: int) -> Allocation | None:
-        i = bisect.bisect_right(self._starts, addr) - 1
-        if i < 0:
-            return None
-        alloc = self._live[self._starts[i]]
+        with self._lock:
+            i = bisect.bisect_right(self._starts, addr) - 1
+            if i < 0:
+                return None
+            alloc = self._live[self._starts[i]]
         return alloc if addr + max(nbytes, 1) <= alloc.end else None
 
     def view(self, addr: int, nbytes: int, operation: str) -> np.ndarray:
@@ -282,6 +297,10 @@ class Heap:
 
     def describe_bad_address(self, addr: int, nbytes: int, operation: str) -> str:
         """A sanitizer-style sentence: what the address is not, and what is nearest to it."""
+        with self._lock:
+            return self._describe_bad_address(addr, nbytes, operation)
+
+    def _describe_bad_address(self, addr: int, nbytes: int, operation: str) -> str:
         what = f"{operation} of {nbytes} bytes at {addr:#x}" if nbytes else f"{operation} at {addr:#x}"
         for info in reversed(self._freed):
             if info.addr <= addr < info.addr + info.alloc_size:
@@ -320,7 +339,8 @@ class Heap:
     # -- accounting -------------------------------------------------------------------------
     def mem_info(self, page_kind: PageKind | None) -> MemInfo:
         """Free / total of one page pool; all pools share the one physical HBM."""
-        free = self.capacity - self.used
+        with self._lock:
+            free = self.capacity - self.used
         if page_kind is None:
             return MemInfo(free=free, total=self.capacity)
         if page_kind is PageKind.GIANT and not self.huge1g:

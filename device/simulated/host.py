@@ -5,12 +5,18 @@ real one: the start of a numpy buffer this table keeps alive until ``free_host``
 rounded and starts aligned by the runtime's rules (``device/memory_rules.py``: 32 and 64 bytes).
 Pinned memory is host RAM the program will use whole, so all of it is charged on the host budget
 at allocation: a buffer the budget cannot hold is refused with 207001 before any RAM is taken.
+
+Thread safety: the table has its own leaf lock. ``classify`` asks it about every copy's two ends
+without the device lock (which a long kernel on another stream may hold), while other threads
+allocate and free; the lock keeps the sorted starts and the buffers in step for those readers.
+Nothing is called while it is held.
 """
 
 from __future__ import annotations
 
 import bisect
 import ctypes
+import threading
 
 import numpy as np
 
@@ -25,6 +31,7 @@ class PinnedHost:
         self._buffers: dict[int, tuple[np.ndarray, int]] = {}  # address -> (owning buffer, size)
         self._starts: list[int] = []
         self.used = 0
+        self._lock = threading.Lock()  # guards _buffers, _starts and used together
 
     def allocate(self, size: int) -> int:
         rounded = pinned_size(size)
@@ -37,34 +44,40 @@ class PinnedHost:
             raise HostBudgetExceeded(f"{what}: the host has no memory left for it", size=rounded) from None
         offset = (-raw.ctypes.data) % PINNED_ALIGN
         addr = raw.ctypes.data + offset
-        self._buffers[addr] = (raw, rounded)
-        bisect.insort(self._starts, addr)
-        self.used += rounded
+        with self._lock:
+            self._buffers[addr] = (raw, rounded)
+            bisect.insort(self._starts, addr)
+            self.used += rounded
         return addr
 
     def release(self, addr: int) -> int:
-        entry = self._buffers.pop(addr, None)
+        with self._lock:
+            entry = self._buffers.pop(addr, None)
+            if entry is not None:
+                del self._starts[bisect.bisect_left(self._starts, addr)]
+                self.used -= entry[1]
         if entry is None:
             raise InvalidAddress(f"free_host of {addr:#x}: not an address returned by aclrtMallocHost", addr=addr)
-        del self._starts[bisect.bisect_left(self._starts, addr)]
-        self.used -= entry[1]
         self.budget.refund(entry[1])
         return entry[1]
 
     def size_of(self, addr: int) -> int:
         """Rounded size of the pinned buffer starting at ``addr`` (1 for an unknown address)."""
-        entry = self._buffers.get(addr)
+        with self._lock:
+            entry = self._buffers.get(addr)
         return entry[1] if entry is not None else 1
 
     def contains(self, addr: int) -> bool:
-        i = bisect.bisect_right(self._starts, addr) - 1
-        if i < 0:
-            return False
-        start = self._starts[i]
-        return addr < start + self._buffers[start][1]
+        with self._lock:
+            i = bisect.bisect_right(self._starts, addr) - 1
+            if i < 0:
+                return False
+            start = self._starts[i]
+            return addr < start + self._buffers[start][1]
 
     def live(self) -> dict[int, int]:
-        return {addr: size for addr, (_, size) in self._buffers.items()}
+        with self._lock:
+            return {addr: size for addr, (_, size) in self._buffers.items()}
 
 
 def host_view(addr: int, nbytes: int) -> np.ndarray:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numpy as np
 import structlog
@@ -416,8 +416,15 @@ class SimulatedNpu:
             # than a small block's numpy work
             workers = min(self.block_workers, len(contexts))
             runs = [contexts[w * len(contexts) // workers : (w + 1) * len(contexts) // workers] for w in range(workers)]
-            for future in [pool.submit(_run_blocks, kernel.func, run, views) for run in runs]:
-                future.result()
+            futures = [pool.submit(_run_blocks, kernel.func, run, views) for run in runs]
+            try:
+                for future in futures:
+                    future.result()
+            except BaseException:  # an interrupt here must not leave blocks writing after the task ended
+                for future in futures:
+                    future.cancel()
+                wait(futures)
+                raise
         if kernel.check is not None:
             kernel.check(views)
         initcheck.record_writes(self.heap, kernel, lambda shadows: self._run_shadow(kernel, shadows))

@@ -13,6 +13,14 @@ Fidelity notes (streams are asynchronous, deterministically):
   when the pending work would take longer than the timeout (the work stays queued, as on a card).
 - A failing task (an AI Core exception, say) is remembered on its stream and returned by the
   next synchronisation of that stream; later tasks still run (ACL_CONTINUE_ON_FAILURE).
+- A task leaves its queue only once it has ended. An exception raised while it runs (a
+  KeyboardInterrupt during a synchronisation, say) propagates to the caller, and the task is
+  recorded as failed, so the next synchronisation of its stream reports it instead of
+  returning 0 over half-written outputs; an exception before it starts leaves it queued.
+  A strict-mode report raised from inside a task is the exception: the caller has the report and
+  a card would have carried on, so the task just ends there.
+- The scheduler has no lock of its own: every call that changes or drains it comes with the
+  device lock held; point reads (is a stream done, is an event complete) read one value without it.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ..errors import (
     DeviceError,
+    DmaTaskInterrupted,
     EventNotRecorded,
     EventSyncTimeout,
     EventTimestampInvalid,
@@ -31,8 +40,10 @@ from ..errors import (
     InvalidValue,
     NoEventResource,
     NoStreamResource,
+    ReportRaisedInTask,
     StreamSyncTimeout,
     TaskFailed,
+    TaskInterrupted,
 )
 from ..interface import Access, BufferArg, EventId, StreamId
 
@@ -153,7 +164,7 @@ class Scheduler:
     def drain(self, st: Stream, upto_seq: int | None) -> None:
         """Run the queued tasks of ``st`` up to and including ``upto_seq`` (all when None)."""
         while st.pending and (upto_seq is None or st.pending[0].seq <= upto_seq):
-            task = st.pending.popleft()
+            task = st.pending[0]  # stays queued until it has run: an exception before then loses nothing
             start = st.clock_us
             for dep_sid, dep_seq in task.after:
                 dep = self._streams.get(dep_sid)
@@ -163,12 +174,28 @@ class Scheduler:
             try:
                 task.run()
             except TaskFailed as exc:  # the device keeps going; the stream reports it at its next sync
-                if st.error is None:
-                    st.error = exc
-            st.clock_us = start + task.duration_us
-            st.done_seq = task.seq
-            for listener in self.task_listeners:
-                listener(st.sid, task.name, start, task.duration_us)
+                self._fail(st, exc)
+            except ReportRaisedInTask:  # strict mode: the caller gets the report; the card would go on
+                raise
+            except BaseException as exc:  # KeyboardInterrupt, a bug: the task ended part-way
+                self._fail(st, _interrupted(task, exc))
+                raise
+            finally:
+                self._retire(st, task, start)
+
+    @staticmethod
+    def _fail(st: Stream, error: DeviceError) -> None:
+        if st.error is None:
+            st.error = error
+
+    def _retire(self, st: Stream, task: Task, start: float) -> None:
+        """The task has ended (run, failed or interrupted): it leaves the queue and the clock moves on."""
+        if st.pending and st.pending[0] is task:
+            st.pending.popleft()
+        st.clock_us = start + task.duration_us
+        st.done_seq = task.seq
+        for listener in self.task_listeners:
+            listener(st.sid, task.name, start, task.duration_us)
 
     def pending_duration_us(self, st: Stream, upto_seq: int | None = None) -> float:
         total = 0.0
@@ -365,6 +392,22 @@ class Scheduler:
                 )
         assert evs[0].timestamp_us is not None and evs[1].timestamp_us is not None
         return (evs[1].timestamp_us - evs[0].timestamp_us) / 1000.0
+
+
+def _interrupted(task: Task, exc: BaseException) -> TaskFailed:
+    """What the stream reports for a task an exception stopped part-way: a failed task, as a card does.
+
+    Its outputs may be partly written, so it cannot be run again or taken as done; the next
+    synchronisation returns the failure a card gives for a task that did not finish: 507015
+    (AI Core exception) for a kernel, 507013 (system DMA error) for a copy, a set or an event task.
+    """
+    error = TaskInterrupted if task.name.startswith("kernel ") else DmaTaskInterrupted
+    return error(
+        f"task {task.name!r} on stream {task.stream:#x} was stopped part-way by {type(exc).__name__}"
+        f"{': ' + str(exc) if str(exc) else ''}; its outputs are undefined",
+        stream=task.stream,
+        task=task.name,
+    )
 
 
 def _first_overlap(theirs: tuple[BufferArg, ...], mine: tuple[BufferArg, ...]) -> tuple[BufferArg, BufferArg] | None:

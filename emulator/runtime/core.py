@@ -10,6 +10,13 @@ which device an address lives on. Rules follow the real runtime's:
 - Streams belong to the context current at creation: submitting to or destroying one from
   another context is 107003; synchronising one is allowed from anywhere.
 - No aclInit gate: these calls work without aclInit, as in the real code base.
+
+Thread safety (the locking scheme of docs/reliability.md): ``Runtime.lock`` guards every table
+here and is the outermost lock; it is held while a call goes down into a device (a reset drains
+the context's streams), never the other way round. The open-device table is copy-on-write: a new
+device replaces the whole dict, so the hot readers (``classify`` on every copy, ``device_of``)
+read one consistent table without the lock and never wait for another thread's long teardown.
+Other single-key reads are one dict operation; anything that iterates a table holds the lock.
 """
 
 from __future__ import annotations
@@ -90,6 +97,13 @@ class Runtime:
     def slot(self, device_id: int) -> DeviceSlot:
         self.check_device_id(device_id)
         slot = self._slots.get(device_id)
+        if slot is not None:
+            return slot
+        with self.lock:
+            return self._open_slot(device_id)
+
+    def _open_slot(self, device_id: int) -> DeviceSlot:
+        slot = self._slots.get(device_id)  # again: another thread may have opened it meanwhile
         if slot is None:
             visible = self.settings.visible_devices
             physical = visible[device_id] if visible is not None else device_id
@@ -111,7 +125,8 @@ class Runtime:
                 device.add_fault_listener(fault_reporter(self.diagnostics))
             primary = Context(self._new_handle(), device_id, primary=True)
             self._contexts[primary.handle] = primary
-            slot = self._slots[device_id] = DeviceSlot(device, primary)
+            slot = DeviceSlot(device, primary)
+            self._slots = {**self._slots, device_id: slot}  # copy-on-write: readers hold the old table
         return slot
 
     def opened_devices(self) -> list[Device]:
@@ -141,12 +156,13 @@ class Runtime:
                     "Resetting the device failed. Reason: The device has not been set or has already been reset.",
                     device_id=device_id,
                 )
-            slot.refs = 0 if force else slot.refs - 1
-            if slot.refs == 0:
+            refs = 0 if force else slot.refs - 1
+            if refs == 0:  # the count drops only once teardown is done: an interrupted one can be redone
                 self._tear_down(slot.device, slot.primary)
                 self.registry.remove(ResourceKind.DEVICE, device_id)
                 if self.thread.context is slot.primary:
                     self.thread.context = None
+            slot.refs = refs
 
     def _bring_up(self, device: Device, ctx: Context) -> None:
         if ctx.default_stream is None:
@@ -155,8 +171,9 @@ class Runtime:
 
     def _tear_down(self, device: Device, ctx: Context) -> None:
         """Wait for the context's streams, destroy them and its default stream."""
-        for sid in sorted(ctx.streams):
+        for sid in sorted(ctx.streams):  # each table entry goes with its stream, so an interrupt leaves no stale one
             device.destroy_stream(sid)
+            ctx.streams.discard(sid)
             self._stream_owner.pop(sid, None)
             self._stream_flags.pop(sid, None)
             self.registry.remove(ResourceKind.STREAM, sid)
@@ -283,9 +300,28 @@ class Runtime:
             self.registry.remove(ResourceKind.STREAM, handle)
 
     def context_streams(self) -> tuple[Device, list[StreamId]]:
+        with self.lock:
+            ctx = self.current_context()
+            streams = [ctx.default_stream] if ctx.default_stream is not None else []
+            return self.device_of(ctx), streams + sorted(ctx.streams)
+
+    def synchronize_context(self, timeout_ms: int) -> None:
+        """Wait for every stream of the current context (aclrtSynchronizeDevice).
+
+        The streams are listed under the lock but waited for without it (a wait runs kernels, and
+        holding the outermost lock through them would stop every other thread's calls). A stream
+        another thread destroys in between has finished its work (a destroy drains it first), so
+        it is skipped, not reported: it is no longer part of the context being synchronised.
+        """
         ctx = self.current_context()
-        streams = [ctx.default_stream] if ctx.default_stream is not None else []
-        return self.device_of(ctx), streams + sorted(ctx.streams)
+        device, streams = self.context_streams()
+        for sid in streams:
+            try:
+                device.synchronize_stream(sid, timeout_ms)
+            except InvalidHandle:
+                with self.lock:  # a destroy holds the lock until its tables are updated
+                    if sid == ctx.default_stream or sid in ctx.streams:
+                        raise
 
     # -- events -----------------------------------------------------------------------------
     def create_event(self, flags: int | None, *, ex: bool) -> EventId:

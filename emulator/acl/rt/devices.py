@@ -74,9 +74,7 @@ def synchronize_device_with_timeout(timeout: int) -> int:
 
 
 def _synchronize_context(timeout: int) -> None:
-    device, streams = process.current().runtime.context_streams()
-    for sid in streams:
-        device.synchronize_stream(sid, timeout)
+    process.current().runtime.synchronize_context(timeout)
 
 
 @acl_api("aclrtGetDeviceInfo")
