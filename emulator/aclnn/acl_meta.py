@@ -157,14 +157,14 @@ def _number_bytes(value: bool | int | float | complex, np_dtype: np.dtype, dataT
         if value.imag != 0:
             raise _does_not_fit(value, dataType, "the dtype is not complex, so the imaginary part would be lost")
         value = value.real
-    if np_dtype.kind in "iu":
-        if isinstance(value, float):
-            if not math.isfinite(value):
-                raise _does_not_fit(value, dataType, "an integer dtype has no NaN or infinity")
-            value = math.trunc(value)
+    if np_dtype.kind in "iu" and not isinstance(value, complex):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _does_not_fit(value, dataType, "an integer dtype has no NaN or infinity")
+        whole = math.trunc(value)
         info = np.iinfo(np_dtype)
-        if not info.min <= int(value) <= info.max:
+        if not info.min <= whole <= info.max:
             raise _does_not_fit(value, dataType, f"outside [{info.min}, {info.max}]")
+        value = whole
     try:
         with np.errstate(over="ignore", invalid="ignore"):
             return np.array(value).astype(np_dtype, casting="unsafe").tobytes()
