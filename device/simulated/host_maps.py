@@ -89,13 +89,20 @@ class Snapshot:
     writable: Intervals
 
 
+# the kernel's special mappings: pages of [vvar] may not be backed (a read can raise SIGBUS) and
+# [vsyscall] is execute-only on current kernels, so no copy may use them whatever their flags say
+KERNEL_MAPPINGS = ("[vvar", "[vsyscall]")
+
+
 def parse_maps(text: str) -> Snapshot:
     """The readable and the writable ranges of a ``/proc/<pid>/maps`` text."""
     readable: list[tuple[int, int]] = []
     writable: list[tuple[int, int]] = []
     for line in text.splitlines():
-        fields = line.split(maxsplit=2)
+        fields = line.split(maxsplit=5)
         if len(fields) < 2 or "-" not in fields[0]:
+            continue
+        if len(fields) == 6 and fields[5].startswith(KERNEL_MAPPINGS):
             continue
         lo, _, hi = fields[0].partition("-")
         span = (int(lo, 16), int(hi, 16))

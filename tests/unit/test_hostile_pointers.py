@@ -152,6 +152,10 @@ MAPS_TEXT = """\
 00402000-00403000 rw-p 00000000 00:00 0 [heap]
 7f0000000000-7f0000001000 ---p 00000000 00:00 0
 7f0000001000-7f0000002000 r--p 00000000 00:00 0
+7f0000004000-7f0000008000 r--p 00000000 00:00 0                          [vvar]
+7f0000008000-7f000000a000 r--p 00000000 00:00 0                          [vvar_vclock]
+7f000000a000-7f000000c000 r-xp 00000000 00:00 0                          [vdso]
+ffffffffff600000-ffffffffff601000 r-xp 00000000 00:00 0                  [vsyscall]
 """
 
 
@@ -160,6 +164,7 @@ def test_parse_merges_adjacent_mappings_per_permission() -> None:
     assert list(zip(snap.readable.starts, snap.readable.ends, strict=True)) == [
         (0x400000, 0x403000),
         (0x7F0000001000, 0x7F0000002000),
+        (0x7F000000A000, 0x7F000000C000),  # [vdso] only: the kernel's [vvar] and [vsyscall] pages are left out
     ]
     assert list(zip(snap.writable.starts, snap.writable.ends, strict=True)) == [(0x401000, 0x403000)]
     assert snap.writable.covers(0x401FF0, 0x20)  # across two writable mappings
