@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import mmap
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -190,3 +191,36 @@ def test_without_a_map_every_range_passes(tmp_path: Path) -> None:
     table = HostMaps(tmp_path / "absent")
     assert table.refusal(0xDEADBEEF000, 4, write=True) is None
     assert not table.available
+
+
+def test_hits_on_the_live_map_do_not_read_it_again() -> None:
+    """The hot path: a buffer already in the cached map costs a bisect and a mincore, not a re-read."""
+    table = HostMaps()
+    buffer = np.zeros(4096, dtype=np.uint8)
+    assert table.refusal(buffer.ctypes.data, 4096, write=True) is None
+    first = table.refreshes
+    for offset in range(0, 4096, 64):
+        assert table.refusal(buffer.ctypes.data + offset, 64, write=True) is None
+    assert table.refreshes == first
+
+
+def test_threads_share_one_map_while_new_memory_is_mapped() -> None:
+    """Readers take no lock; mappings made on other threads meanwhile are still found on a miss."""
+    table = HostMaps()
+    failures: list[str] = []
+
+    def worker() -> None:
+        for _ in range(50):
+            fresh = np.zeros(1 << 20, dtype=np.uint8)  # a new mapping each time (above the mmap threshold)
+            why = table.refusal(fresh.ctypes.data, fresh.nbytes, write=True)
+            if why is not None:
+                failures.append(why)
+            if table.refusal(0xDEADBEEF000, 4, write=False) is None:
+                failures.append("garbage passed")
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
