@@ -61,6 +61,7 @@ from . import cost, initcheck
 from .bounds import checked
 from .heap import DEVICE_BASE, DEVICE_SPAN, Heap
 from .host import PinnedHost, host_view
+from .host_maps import HostMaps
 from .streams import Scheduler
 
 log = structlog.get_logger(logger_name="device.simulated")
@@ -99,6 +100,7 @@ class SimulatedNpu:
             limit=hbm_limit,
         )
         self.host = PinnedHost(self.heap.budget)  # one budget: device backing and pinned memory share the host
+        self.host_maps = HostMaps()
         self.scheduler = Scheduler(
             device_id=device_id, max_streams=self.soc.max_streams, max_events=self.soc.max_events, eager=eager
         )
@@ -195,8 +197,8 @@ class SimulatedNpu:
     # -- copies and sets --------------------------------------------------------------------
     def copy(self, dst: int, src: int, count: int, direction: Direction, stream: StreamId | None) -> None:
         with self.lock:
-            self._check_end(dst, count, direction in (Direction.H2D, Direction.D2D), "copy destination")
-            self._check_end(src, count, direction in (Direction.D2H, Direction.D2D), "copy source")
+            self._check_end(dst, count, direction in (Direction.H2D, Direction.D2D), "copy destination", write=True)
+            self._check_end(src, count, direction in (Direction.D2H, Direction.D2D), "copy source", write=False)
             if dst == src:
                 return
 
@@ -223,7 +225,7 @@ class SimulatedNpu:
     def memset(self, ptr: int, value: int, count: int, stream: StreamId | None) -> None:
         with self.lock:
             on_device = self._in_own_window(ptr)
-            self._check_end(ptr, count, on_device, "memset destination")
+            self._check_end(ptr, count, on_device, "memset destination", write=True)
             byte = value & 0xFF
 
             def run() -> None:
@@ -239,12 +241,15 @@ class SimulatedNpu:
             else:
                 self._submit(stream, "memset_async", run, buffers, cost.memset_us(self.soc, count))
 
-    def _check_end(self, addr: int, count: int, on_device: bool, what: str) -> None:
+    def _check_end(self, addr: int, count: int, on_device: bool, what: str, *, write: bool) -> None:
         if on_device:
             if self.heap.containing(addr, count) is None:
                 raise InvalidValue(self.heap.describe_bad_address(addr, count, what), addr=addr, count=count)
         elif addr < NULL_PAGE or DEVICE_BASE <= addr < DEVICE_BASE + MAX_DEVICES * DEVICE_SPAN:
             raise InvalidValue(f"{what} {addr:#x} is not host memory (a device address, or the null page)", addr=addr)
+        elif (why := self.host_maps.refusal(addr, count, write=write)) is not None:
+            # checked before the copy touches it: a bad host pointer is an error status, never a SIGSEGV
+            raise InvalidValue(f"{what} {addr:#x} ({count} bytes) {why}", addr=addr, count=count)
 
     def _write_view(self, addr: int, count: int, direction: Direction) -> np.ndarray:
         if direction in (Direction.H2D, Direction.D2D):

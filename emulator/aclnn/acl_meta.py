@@ -11,6 +11,7 @@ reported with both sites (emulator.diagnostics) instead of crashing.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -32,9 +33,9 @@ from emulator.cface import (
     live,
 )
 from emulator.diagnostics import ReportKind
-from emulator.errors import AclnnParamNullptr
+from emulator.errors import AclnnError, AclnnParamNullptr
 from emulator.meta.describe import describe
-from emulator.meta.dtypes import SCALAR_BYTES, numpy_dtype, to_acl_dtype, to_op_dtype
+from emulator.meta.dtypes import SCALAR_BYTES, aclDataType, numpy_dtype, to_acl_dtype, to_op_dtype
 from emulator.meta.formats import is_private_format, to_acl_format, to_op_format
 from emulator.meta.objects import (
     Handle,
@@ -134,6 +135,43 @@ def aclCreateTensor(
     return tensor
 
 
+def _does_not_fit(value: object, dataType: int, why: str) -> AclnnError:
+    """The real aclCreateScalar's failure path: nullptr, and 'aclCreateScalar error.' reported as ACLNN_ERR_INNER."""
+    try:
+        name = aclDataType(dataType).name
+    except ValueError:
+        name = str(dataType)
+    return AclnnError(f"aclCreateScalar error. The value {value!r} does not fit dtype {name}: {why}.")
+
+
+def _number_bytes(value: bool | int | float | complex, np_dtype: np.dtype, dataType: int) -> bytes:
+    """A Python number as the dtype's bytes, refused where a C cast would be undefined.
+
+    An integer dtype takes a number inside its range (a float is truncated toward zero, as a C
+    cast does); NaN, an infinity or a value outside the range is refused rather than wrapped (1000
+    as INT8 would be -24, NaN as INT32 INT_MIN). A floating dtype takes any real number: overflow
+    gives an infinity, the IEEE result, with numpy's warning silenced so it cannot escape as an
+    error under ``warnings.simplefilter("error")``.
+    """
+    if isinstance(value, complex) and np_dtype.kind != "c":
+        if value.imag != 0:
+            raise _does_not_fit(value, dataType, "the dtype is not complex, so the imaginary part would be lost")
+        value = value.real
+    if np_dtype.kind in "iu" and not isinstance(value, complex):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _does_not_fit(value, dataType, "an integer dtype has no NaN or infinity")
+        whole = math.trunc(value)
+        info = np.iinfo(np_dtype)
+        if not info.min <= whole <= info.max:
+            raise _does_not_fit(value, dataType, f"outside [{info.min}, {info.max}]")
+        value = whole
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.array(value).astype(np_dtype, casting="unsafe").tobytes()
+    except (OverflowError, ValueError, TypeError) as exc:
+        raise _does_not_fit(value, dataType, str(exc)) from None
+
+
 def _scalar_bytes(value: object, dataType: int, need: int) -> bytes | None:
     """The bytes aclCreateScalar copies: a Python number converted to the dtype, or raw bytes as given."""
     if isinstance(value, bytes | bytearray | memoryview):
@@ -145,11 +183,7 @@ def _scalar_bytes(value: object, dataType: int, need: int) -> bytes | None:
         if np_dtype is None:
             log.error("aclnn.create_scalar_failed", reason="pass this dtype's raw bits as bytes", dtype=dataType)
             return None
-        try:
-            raw = np.array(value).astype(np_dtype, casting="unsafe").tobytes()
-        except (OverflowError, ValueError, TypeError) as exc:
-            log.error("aclnn.create_scalar_failed", reason=str(exc), dtype=dataType)
-            return None
+        raw = _number_bytes(value, np_dtype, dataType)
     else:
         raise TypeError(f"aclCreateScalar args parse failed: value must be a number, numpy scalar or bytes, "
                         f"not {type(value).__name__}")  # fmt: skip

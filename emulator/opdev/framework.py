@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from emulator.device.errors import KernelOutOfBounds
 from emulator.device.interface import BlockContext, Direction, KernelAttrs
 from emulator.engine.args import OP_ATTR, OP_INPUT, OP_OUTPUT, Int64
 from emulator.engine.executor import aclOpExecutor
@@ -75,6 +76,45 @@ def _strided_offsets(shape: tuple[int, ...], strides: tuple[int, ...], offset: i
     return offsets
 
 
+def view_outside_storage(x: aclTensor) -> str | None:
+    """op::Validate: why the elements a strided view reaches fall outside its storage, or None.
+
+    A negative stride is legal as long as the view stays inside: the lowest element reached is
+    the offset plus every negative stride times its dim minus one, the highest likewise.
+    """
+    if len(x.view_shape) != len(x.strides):
+        return f"the view has {len(x.view_shape)} dims but {len(x.strides)} strides"
+    if any(d < 0 for d in x.view_shape):
+        return f"the view shape {list(x.view_shape)} has a negative dim"
+    low = high = x.offset
+    for dim, stride in zip(x.view_shape, x.strides, strict=True):
+        low += min(0, stride * (dim - 1))
+        high += max(0, stride * (dim - 1))
+    size = numel(x.storage_shape)
+    if low < 0 or high + 1 > size:
+        return (
+            f"The view {list(x.view_shape)} with strides {list(x.strides)} and offset {x.offset} reaches "
+            f"elements [{low}, {high}] of a storage of {size}"
+        )
+    return None
+
+
+def _checked_offsets(kernel: str, offsets: np.ndarray, size: int) -> np.ndarray:
+    """Strided element offsets that stay inside the storage; numpy would wrap a negative one (x[-1] is x[3]).
+
+    On the card such an offset is a global-memory access outside the tensor: an AI Core exception
+    the next synchronize reports, so the kernel fails the same way here instead of reading a
+    wrapped element or writing over the wrong one.
+    """
+    if offsets.size and (int(offsets.min()) < 0 or int(offsets.max()) >= size):
+        raise KernelOutOfBounds(
+            f"kernel {kernel}: the strided view reaches elements [{int(offsets.min())}, {int(offsets.max())}] "
+            f"of a storage of {size} (out-of-bounds global-memory access)",
+            kernel=kernel,
+        )
+    return offsets
+
+
 def _view_tiling(ctx: TilingContext) -> TilingResult:
     """Split the dense side's elements: AsStrided's output, ViewCopy's and TensorMove's input."""
     dense = ctx.outputs[0] if ctx.op_type == "AsStrided" else ctx.inputs[0]
@@ -89,7 +129,8 @@ def as_strided_kernel(ctx: BlockContext[StridedAttrs], storage: np.ndarray, out:
     if lo >= hi:
         return
     src = storage.view(attrs.dtype)
-    out.view(attrs.dtype)[lo:hi] = src[_strided_offsets(attrs.size, attrs.stride, attrs.offset, lo, hi)]
+    offsets = _checked_offsets("AsStrided", _strided_offsets(attrs.size, attrs.stride, attrs.offset, lo, hi), len(src))
+    out.view(attrs.dtype)[lo:hi] = src[offsets]
 
 
 def view_copy_kernel(ctx: BlockContext[StridedAttrs], src: np.ndarray, storage: np.ndarray) -> None:
@@ -99,7 +140,8 @@ def view_copy_kernel(ctx: BlockContext[StridedAttrs], src: np.ndarray, storage: 
     if lo >= hi:
         return
     dst = storage.view(attrs.dtype)
-    dst[_strided_offsets(attrs.size, attrs.stride, attrs.offset, lo, hi)] = src.view(attrs.dtype)[lo:hi]
+    offsets = _checked_offsets("ViewCopy", _strided_offsets(attrs.size, attrs.stride, attrs.offset, lo, hi), len(dst))
+    dst[offsets] = src.view(attrs.dtype)[lo:hi]
 
 
 def tensor_move_kernel(ctx: BlockContext[MoveAttrs], src: np.ndarray, dst: np.ndarray) -> None:
@@ -139,8 +181,8 @@ def contiguous(x: aclTensor, executor: aclOpExecutor) -> aclTensor:
         if x.view_shape == x.storage_shape == x.origin_shape and x.offset == 0:
             return x
         return executor.create_view(x, x.view_shape, x.offset)
-    if x.offset < 0 or any(d < 0 for d in x.view_shape):
-        raise L0StepFailed("Contiguous", "the view reaches outside its storage")  # Validate()
+    if (why := view_outside_storage(x)) is not None:
+        raise L0StepFailed("Contiguous", f"ViewShape overlap. {why}")  # op::Validate, as l0op::Contiguous calls it
     out = executor.alloc_tensor(x.view_shape, x.dtype)
     base = _storage_tensor(executor, x)
     attrs = OP_ATTR(list(x.view_shape), list(x.strides), Int64(x.offset))

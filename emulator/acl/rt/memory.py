@@ -112,6 +112,12 @@ def _check_copy(func: str, dst: int, dest_max: int, src: int, count: int, kind: 
     """The ACL and runtime checks shared by both copy calls; False means 'nothing to do'."""
     if count == 0:
         return False
+    if count < 0:  # a size_t: no C caller can pass one, so it is a value out of range, never a crash
+        raise InvalidValue(
+            f"{func} failed because value {count} for parameter count is invalid. Expected value: (0, {dest_max}].",
+            count=count,
+            dest_max=dest_max,
+        )
     if not dst:
         raise AclNullPointer(func, "dst")
     if not src:
@@ -119,9 +125,9 @@ def _check_copy(func: str, dst: int, dest_max: int, src: int, count: int, kind: 
     if kind not in ACCEPTED_KINDS:
         expected = " or ".join(_kind_name(k) for k in ACCEPTED_KINDS)
         raise AclInvalidValue("Memory copy type conversion", _kind_name(kind), "kind", expected)
-    if sync and dest_max == 0:
+    if (sync and dest_max == 0) or dest_max < 0:
         raise InvalidValue(
-            f"{func} failed because value 0 for parameter destMax is invalid. Expected value: greater than 0.",
+            f"{func} failed because value {dest_max} for parameter destMax is invalid. Expected value: greater than 0.",
             dest_max=dest_max,
         )
     if count > dest_max:
