@@ -10,51 +10,58 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
+
+import structlog
+from pydantic import ValidationError
 
 from emulator import process
 from emulator.acl import constants, rt, util
 from emulator.boundary import acl_api
 from emulator.config import AclConfig
+from emulator.config_files import JSON_NESTING_LIMIT, ConfigFileRefused, json_depth, read_config_text
 from emulator.errors import AclConfigDiffers, AclInvalidValue, InvalidFile, ParseFile, RepeatFinalize, RepeatInitialize
 from emulator.leaks import warn_at
 from emulator.status import AclError
 
+log = structlog.get_logger(logger_name="emulator.acl")
+
 ACL_VERSION = (1, 17, 0)
-JSON_NESTING_LIMIT = 10
 
 
 def _read_config(config_path: str) -> tuple[str, AclConfig]:
-    """Content of an acl.json (or "" for none) and its parsed model; raises 100003 / 100006."""
+    """Content of an acl.json (or "" for none) and its parsed model; raises 100003 / 100006 / 100000.
+
+    The file is read without trusting it (``emulator.config_files``): a FIFO, a device, a symlink
+    loop or an oversized file is 100003 (it cannot be opened as a config), bytes that are not UTF-8
+    or nesting beyond the limit are 100006 (its JSON cannot be parsed), a key of the wrong type is
+    100000 naming the key, as the real runtime fails a key it owns.
+    """
     if not config_path:
         return "", AclConfig()
-    path = Path(config_path)
     try:
-        text = path.resolve(strict=True).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidFile(f"Path {config_path} is invalid. Reason: {exc.strerror or exc}.", path=config_path) from None
-    except UnicodeDecodeError as exc:
-        raise InvalidFile(f"Path {config_path} is invalid. Reason: {exc}.", path=config_path) from None
+        text = read_config_text(config_path)
+    except ConfigFileRefused as exc:
+        if exc.unreadable:
+            raise InvalidFile(f"Path {config_path} is invalid. Reason: {exc.reason}.", path=config_path) from None
+        raise ParseFile(f"File {config_path} is invalid. Reason: {exc.reason}.", path=config_path) from None
+    if max(text.count("{"), text.count("[")) > JSON_NESTING_LIMIT and json_depth(text) > JSON_NESTING_LIMIT:
+        raise ParseFile(f"File {config_path} is invalid. Reason: json nesting exceeds {JSON_NESTING_LIMIT} levels.")
     try:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as exc:
         raise ParseFile(f"File {config_path} is invalid. Reason: parse json failed: {exc}.", path=config_path) from None
-    if max(text.count("{"), text.count("[")) and _depth(data) > JSON_NESTING_LIMIT:
-        raise ParseFile(f"File {config_path} is invalid. Reason: json nesting exceeds {JSON_NESTING_LIMIT} levels.")
     if not isinstance(data, dict):
         raise ParseFile(f"File {config_path} is invalid. Reason: the top level must be an object.")
     mode = data.get("err_msg_mode", "0")
     if mode not in ("0", "1"):
         raise AclInvalidValue("aclInit", mode, "err_msg_mode", '"0" or "1"')
-    return text, AclConfig.model_validate(data)
-
-
-def _depth(value: object) -> int:
-    if isinstance(value, dict):
-        return 1 + max((_depth(v) for v in value.values()), default=0)
-    if isinstance(value, list):
-        return 1 + max((_depth(v) for v in value), default=0)
-    return 0
+    try:
+        return text, AclConfig.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        key = ".".join(str(part) for part in error["loc"])
+        log.warning("acl.config", problem="wrong value type", path=config_path, key=key, reason=error["msg"])
+        raise AclInvalidValue("aclInit", json.dumps(error["input"]), key, error["msg"].lower()) from None
 
 
 @acl_api("aclInit")

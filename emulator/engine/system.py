@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import structlog
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
 from emulator.config import Settings
+from emulator.config_files import JSON_NESTING_LIMIT, ConfigFileRefused, json_depth, read_config_text
 from emulator.device.soc import SocProfile
 from emulator.diagnostics import Diagnostics
 from emulator.engine.aicpu import AicpuTaskSpaces
@@ -56,14 +56,19 @@ def init_system_config(config_path: str | None, npu_collect_path: str | None) ->
         return True, "NPU_COLLECT_PATH is set"
     if not config_path:
         return False, "no config path"
-    path = Path(config_path)
     try:
-        path.resolve(strict=True)
-    except OSError:
-        return False, "config path does not resolve"
+        text = read_config_text(config_path)  # never a FIFO, a device, a loop or an endless file
+    except ConfigFileRefused as exc:
+        if exc.unreadable:
+            return False, "config path does not resolve"
+        log.warning("aclnn.config", problem="json parse failed", path=config_path, reason=exc.reason)
+        return False, "json parse failed"
+    if max(text.count("{"), text.count("[")) > JSON_NESTING_LIMIT and json_depth(text) > JSON_NESTING_LIMIT:
+        log.warning("aclnn.config", problem="json parse failed", path=config_path, reason="nesting too deep")
+        return False, "json parse failed"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
         log.warning("aclnn.config", problem="json parse failed", path=config_path, reason=str(exc))
         return False, "json parse failed"
     if not isinstance(data, dict) or "op_debug_config" not in data:
