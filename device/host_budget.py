@@ -8,7 +8,8 @@ pass the limit fails with the runtime's out-of-memory status (207001) and a mess
 budget. One budget is shared by every device of an emulated process.
 
 The limit is ``OPBASE_EMU_HOST_BUDGET`` bytes when set, else ``DEFAULT_FRACTION`` of the memory the
-host had available (``MemAvailable`` in /proc/meminfo) when the budget was made.
+host had available (``MemAvailable`` in /proc/meminfo) when the budget was made, and never less
+than ``DEFAULT_FLOOR``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from pathlib import Path
 from .errors import HostBudgetExceeded
 
 DEFAULT_FRACTION = 0.5  # of MemAvailable at start: leaves the rest to the program, its numpy data, the OS
+# Never less than this: MemAvailable is read once, at one instant, and a moment of memory pressure
+# elsewhere on the host (a build, another test run) must not leave a process a budget of a few
+# bytes that fails every copy for the rest of its life.
+DEFAULT_FLOOR = 256 << 20
 FALLBACK_AVAILABLE = 8 << 30  # when /proc/meminfo cannot be read (not Linux)
 MEMINFO = Path("/proc/meminfo")
 BUDGET_VARIABLE = "OPBASE_EMU_HOST_BUDGET"
@@ -36,8 +41,8 @@ def available_host_memory(meminfo: Path = MEMINFO) -> int:
     return FALLBACK_AVAILABLE
 
 
-def default_limit() -> int:
-    return int(available_host_memory() * DEFAULT_FRACTION)
+def default_limit(meminfo: Path = MEMINFO) -> int:
+    return max(int(available_host_memory(meminfo) * DEFAULT_FRACTION), DEFAULT_FLOOR)
 
 
 def format_bytes(n: int) -> str:

@@ -17,7 +17,7 @@ from emulator import acl, aclnn, process
 from emulator.acl import constants as c
 from emulator.config import Settings, SettingsError
 from emulator.device.errors import HostBudgetExceeded, OutOfMemory, TaskFailed
-from emulator.device.host_budget import HostBudget, available_host_memory, default_limit
+from emulator.device.host_budget import DEFAULT_FLOOR, HostBudget, available_host_memory, default_limit
 from emulator.device.interface import GiB, KiB, MemPolicy, MiB
 from emulator.device.simulated.backing import CHUNK, MAPPED_MIN, POISON
 from emulator.device.simulated.npu import SimulatedNpu
@@ -79,7 +79,19 @@ def test_default_budget_is_half_of_available_memory(tmp_path: Path) -> None:
     assert available_host_memory(meminfo) == 1000 * 1024
     assert 0 < default_limit() <= available_host_memory()
     with process.fresh(Settings.from_env({})) as proc:
-        assert budget_of(proc).limit == pytest.approx(available_host_memory() // 2, rel=0.05)
+        expected = max(available_host_memory() // 2, DEFAULT_FLOOR)
+        assert budget_of(proc).limit == pytest.approx(expected, rel=0.05)
+
+
+def test_a_moment_of_memory_pressure_does_not_leave_a_tiny_budget(tmp_path: Path) -> None:
+    """MemAvailable read while another job held the host's memory: the budget is the floor, not 0.
+
+    A CI run once started its op tests in such a moment and every copy of the session failed
+    with 207001 against "a budget of 0 bytes".
+    """
+    meminfo = tmp_path / "meminfo"
+    meminfo.write_text("MemTotal:    25000000 kB\nMemAvailable:       1 kB\n")
+    assert default_limit(meminfo) == DEFAULT_FLOOR
 
 
 def test_budget_charge_past_limit_takes_nothing() -> None:
