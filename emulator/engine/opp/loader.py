@@ -31,6 +31,7 @@ from emulator.config import Settings
 from emulator.engine.opp.binconfig import BinaryConfig, candidate_config_names, read_binary_config, with_repo_folder
 from emulator.engine.opp.discovery import PackageRecord, discover_packages, kernel_root
 from emulator.engine.opp.jsonio import JsonRefused, Refusal, merge_patch, read_json_object, refuse
+from emulator.engine.opp.kernel_schema import kernel_json_problem
 from emulator.engine.opp.socdir import soc_directory
 from emulator.status import AclnnStatus
 
@@ -117,10 +118,15 @@ class OppPackages:
             log.debug("opp.kernel_json_missing", path=str(path))
             return None
         try:
-            return read_json_object(path)
+            data = read_json_object(path)
         except JsonRefused as exc:
             refuse(self.refused, exc.path, exc.reason)
             return None
+        problem = kernel_json_problem(data)
+        if problem is not None:
+            refuse(self.refused, path, problem)
+            return None
+        return data
 
     def _search_binary_config(self, op_type: str) -> BinaryConfigHit | None:
         names = self._safe_names(op_type)
