@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -453,3 +454,40 @@ def test_real_mock_valid_vendors() -> None:
     opp = LoadAllOppPackage(Settings(opp_path=tree), "Ascend910A")
     assert [(p.family, p.name) for p in opp.packages] == [("vendor", "test_path")]
     assert opp.refused == []
+
+
+# -- hostile files in a package -------------------------------------------------------------------
+def test_a_package_file_outside_its_package_is_refused(three_families: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    """A symlink in a package's ops-info dir to a file elsewhere is refused, not loaded."""
+    root, c1, c2 = three_families
+    elsewhere = write(tmp_path / "elsewhere" / "evil.json", {"Op": op_file_info("evil")})
+    link = vendor_impl(root, "v2") / "config" / SOCDIR / "link.json"
+    link.symlink_to(elsewhere)
+    opp = load(root, c1, c2)
+    assert [r.path for r in opp.refused] == [link]
+    assert "outside its package" in opp.refused[0].reason
+    assert opp.op_file("Op") == "c1" and "evil" not in str(opp.op_file("Op"))
+
+
+def test_fifos_and_devices_with_package_names_are_never_read(three_families: tuple[Path, Path, Path]) -> None:
+    """A FIFO named *.json would block the load forever; /dev/zero behind a package file's name would never end."""
+    root, c1, c2 = three_families
+    fifo = builtin_impl(root) / "config" / SOCDIR / "fifo.json"
+    os.mkfifo(fifo)
+    zero = c1 / IMPL / "config" / SOCDIR / "zero.json"
+    zero.symlink_to("/dev/zero")
+    opp = load(root, c1, c2)  # returns: neither was read
+    reasons = {r.path: r.reason for r in opp.refused}
+    assert "not a regular file" in reasons[fifo]
+    assert "outside its package" in reasons[zero]
+    assert opp.op_file("Op") == "c1" and opp.op_file("OnlyV1") == "v1only"
+
+
+def test_a_fifo_named_config_ini_does_not_block_the_vendor_list(three_families: tuple[Path, Path, Path]) -> None:
+    """vendors/config.ini that is a FIFO is read as no vendor list: the vendor packages are not loaded."""
+    root, c1, c2 = three_families
+    (root / "vendors" / "config.ini").unlink()
+    os.mkfifo(root / "vendors" / "config.ini")
+    opp = load(root, c1, c2)
+    assert opp.op_file("OnlyV1") is None
+    assert opp.op_file("Op") == "c1"

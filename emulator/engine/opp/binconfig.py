@@ -122,9 +122,9 @@ class BinaryConfig(_Loose):
     bin_list: list[BinEntry] = Field(alias="binList")
 
 
-def read_binary_config(path: Path) -> BinaryConfig:
+def read_binary_config(path: Path, *, root: Path | None = None) -> BinaryConfig:
     """Parse and validate one binary-config file; raise ``JsonRefused`` when the real reader would fail."""
-    data = read_json_object(path)
+    data = read_json_object(path, root=root)
     try:
         return BinaryConfig.model_validate(data)
     except ValidationError as exc:

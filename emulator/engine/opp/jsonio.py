@@ -20,11 +20,13 @@ from typing import Any
 
 import structlog
 
+from emulator.config_files import ConfigFileRefused, read_config_text
 from emulator.status import AclnnStatus
 
 log = structlog.get_logger(logger_name="emulator.engine.opp")
 
 LOAD_JSON_FAILED = int(AclnnStatus.ACLNN_ERR_INNER_LOAD_JSON_FAILED)
+MAX_PACKAGE_JSON_BYTES = 64 << 20  # the largest binary config of a real package is a few MiB
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +51,28 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"invalid literal {name}")
 
 
-def read_json_object(path: Path) -> dict[str, Any]:
-    """Parse one JSON file whose top level must be an object; raise ``JsonRefused`` otherwise."""
+def read_json_object(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+    """Parse one JSON file whose top level must be an object; raise ``JsonRefused`` otherwise.
+
+    The file is read as a config is (``emulator.config_files``): a regular file of bounded size —
+    a FIFO named ``*.json`` is never opened, ``/dev/zero`` behind a package file's name never read.
+    With ``root`` the file must resolve inside it, so a symlink in a package cannot make it load a
+    file from elsewhere on the machine.
+    """
+    if root is not None:
+        try:
+            inside = path.resolve().is_relative_to(root.resolve())
+        except (OSError, RuntimeError):
+            inside = False
+        if not inside:
+            raise JsonRefused(path, f"resolves outside its package ({root})")
     try:
-        value = json.loads(path.read_bytes().decode("utf-8"), parse_constant=_reject_constant)
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        text = read_config_text(path, limit=MAX_PACKAGE_JSON_BYTES)
+    except ConfigFileRefused as exc:
+        raise JsonRefused(path, exc.reason) from None
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
         raise JsonRefused(path, f"{type(exc).__name__}: {exc}") from None
     if not isinstance(value, dict):
         raise JsonRefused(path, f"top level is a JSON {type(value).__name__}, not an object")

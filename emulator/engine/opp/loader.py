@@ -157,7 +157,7 @@ class OppPackages:
             if not path.exists():
                 continue
             try:
-                config = read_binary_config(path)
+                config = read_binary_config(path, root=package.impl_dir)
             except JsonRefused as exc:
                 refuse(self.refused, exc.path, exc.reason)
                 continue
@@ -195,11 +195,11 @@ def ops_info_files(package: PackageRecord) -> list[Path]:
 
 def merge_ops_info(packages: list[PackageRecord], refused: list[Refusal]) -> dict[str, Any]:
     """Merge every ops-info file, lowest priority first, with RFC 7386 merge patch."""
-    files = [path for package in packages for path in ops_info_files(package)]
+    files = [(path, package.impl_dir) for package in packages for path in ops_info_files(package)]
     merged: dict[str, Any] = {}
-    for path in reversed(files):
+    for path, root in reversed(files):
         try:
-            merged = merge_patch(merged, read_json_object(path))
+            merged = merge_patch(merged, read_json_object(path, root=root))
         except JsonRefused as exc:
             refuse(refused, exc.path, exc.reason)
         except RecursionError:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from emulator.config_files import ConfigFileRefused, read_config_text
+
 
 def _significant_lines(text: str) -> list[str]:
     lines = (line.strip("\r\n") for line in text.split("\n"))
@@ -24,9 +26,11 @@ def _significant_lines(text: str) -> list[str]:
 def parse_vendors_config(path: Path | str) -> list[str]:
     """The vendor names listed by a ``config.ini``, in priority order (highest first)."""
     try:
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
+        text = read_config_text(path)  # a FIFO or device named config.ini is never opened
+    except ConfigFileRefused as exc:
+        if exc.unreadable:
+            return []
+        text = Path(path).read_bytes().decode("utf-8", errors="replace")  # a regular file: read as bytes
     for line in _significant_lines(text):
         if "priority" not in line:
             continue
