@@ -77,25 +77,21 @@ class Diagnostic:
     def on_a_card(self) -> str:
         return self.card if self.card is not None else ON_A_CARD[self.kind]
 
-    def __str__(self) -> str:
-        parts = [f"{self.api}: {self.message} (at {self.site})"]
-        if self.created is not None:
-            parts.append(f"created at {self.created}")
+    def _other_sites(self) -> list[str]:
+        """Where the object was created and destroyed, and any related sites (a racing task's enqueue)."""
+        parts = [f"created at {self.created}"] if self.created is not None else []
         if self.destroyed is not None:
             parts.append(f"destroyed at {self.destroyed}")
         parts.extend(f"{label} {site}" for label, site in self.related)
-        return "; ".join(parts)
+        return parts
+
+    def __str__(self) -> str:
+        return "; ".join([f"{self.api}: {self.message} (at {self.site})", *self._other_sites()])
 
     def line(self) -> str:
         """The one stderr line: kind, the use's site, the call, what happened, the other sites, the card."""
-        parts = [f"opbase-emu: {self.kind}: {self.site}: {self.api}: {self.message}"]
-        if self.created is not None:
-            parts.append(f"created at {self.created}")
-        if self.destroyed is not None:
-            parts.append(f"destroyed at {self.destroyed}")
-        parts.extend(f"{label} {site}" for label, site in self.related)
-        parts.append(self.on_a_card)
-        return "; ".join(parts)
+        head = f"opbase-emu: {self.kind}: {self.site}: {self.api}: {self.message}"
+        return "; ".join([head, *self._other_sites(), self.on_a_card])
 
 
 class UndefinedBehaviour(ReportRaisedInTask):
