@@ -238,7 +238,8 @@ class DeviceFault:
     """A misuse the device found in a task's memory accesses, told to fault listeners as it happens.
 
     ``kind`` is the sanitizer's name for it ("out of bounds", "uninitialised read" …; the device
-    knows no report types above it); ``task_site`` is what the site source said when the task was
+    knows no report types above it); ``message`` says what went wrong without naming the task
+    again (reports put ``task`` beside it); ``task_site`` is what the site source said when the task was
     enqueued (the host call). The device's own behaviour (a status, a failed stream) is unchanged.
     """
 

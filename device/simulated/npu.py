@@ -373,7 +373,7 @@ class SimulatedNpu:
             for arg in kernel.args:
                 if self.heap.containing(arg.addr, arg.nbytes) is None:
                     what = self.heap.describe_bad_address(arg.addr, arg.nbytes, f"{name} argument")
-                    self.fault(DeviceFault("out of bounds", name, stream, what, site))
+                    self.fault(DeviceFault("out of bounds", name, stream, what.removeprefix(f"{name} "), site))
                     raise InvalidValue(what, addr=arg.addr, count=arg.nbytes)
             run = self._kernel_task(kernel, name, stream, site)
             self._submit(stream, name, run, kernel.args, cost.kernel_us(self.soc, kernel), site)
@@ -388,7 +388,7 @@ class SimulatedNpu:
             try:
                 self._run_kernel(kernel)
             except KernelOutOfBounds as exc:
-                self.fault(DeviceFault("out of bounds", name, stream, exc.message, site))
+                self.fault(DeviceFault("out of bounds", name, stream, exc.message.removeprefix(f"{name}: "), site))
                 raise
 
         return run

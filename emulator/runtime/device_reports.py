@@ -60,9 +60,7 @@ def fault_reporter(diagnostics: Diagnostics) -> FaultListener:
         related: tuple[tuple[str, Site], ...] = ()
         if enqueued is not None and str(enqueued) != str(now):
             related = (("the task ran at", now),)
-        stream = f" on stream {fault.stream:#x}" if fault.stream is not None else ""
-        diagnostics.report(
-            fault.task, f"{fault.message} ({fault.task}{stream})", kind=kind, site=enqueued or now, related=related
-        )
+        stream = f" (on stream {fault.stream:#x})" if fault.stream is not None else ""
+        diagnostics.report(fault.task, f"{fault.message}{stream}", kind=kind, site=enqueued or now, related=related)
 
     return on_fault

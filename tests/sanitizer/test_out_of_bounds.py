@@ -52,6 +52,7 @@ def test_a_kernel_overrun_is_reported_at_its_launch_line(emu: process.EmulatedPr
     assert report.kind is ReportKind.OUT_OF_BOUNDS
     assert report.api == "kernel Overrun"
     assert "goes past its" in report.message and f"on stream {stream:#x}" in report.message
+    assert report.line().count("kernel Overrun") == 1, report.line()  # named once, as the report's api
     assert str(report.site) == f"{__file__}:{_line_of('launched-here')}"
     assert [(label, str(site)) for label, site in report.related] == [
         ("the task ran at", f"{__file__}:{_line_of('ran-here')}")
@@ -67,6 +68,7 @@ def test_a_kernel_argument_outside_any_allocation_is_reported(emu: process.Emula
     [report] = emu.diagnostics
     assert report.kind is ReportKind.OUT_OF_BOUNDS
     assert str(report.site) == f"{__file__}:{_line_of('launched-here-too')}"
+    assert report.line().count("kernel Overrun") == 1, report.line()
 
 
 def test_strict_mode_raises_at_the_synchronisation(emu: process.EmulatedProcess, stream: int) -> None:
