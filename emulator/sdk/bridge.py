@@ -62,7 +62,8 @@ class Forward:
         self.names = tuple(p.name for p in proto.params)
         index = {name: i for i, name in enumerate(self.names)}
         # pyACL drops array counts and @caller fields; a face with a ``c_face`` takes every C input
-        inputs = proto.py_inputs if pyacl and not hasattr(face, "c_face") else proto.inputs
+        self.c_face = hasattr(face, "c_face")
+        inputs = proto.py_inputs if pyacl and not self.c_face else proto.inputs
         self.face = getattr(face, "c_face", face)
         self.plan = tuple((index[p.name], self._converter(p)) for p in inputs)
         self.in_c = written_in_c(proto)
@@ -81,7 +82,7 @@ class Forward:
         if kind == "value":  # aclCreateScalar's value: the dtype's bytes at the address
             at = self.names.index("dataType")
             return lambda value, args, handles: ctypes.string_at(value, type_size(int(args[at]))) if value else None
-        if kind == "str" and self.pyacl:
+        if kind == "str" and self.pyacl and not self.c_face:
             return lambda value, args, handles: "" if value is None else value  # aclInit(NULL): no file
         if kind == "callback":  # a C function pointer: void (*)(void *userData), called through ctypes
             return lambda value, args, handles: _C_CALLBACK(value) if value else None

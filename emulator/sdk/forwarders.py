@@ -82,7 +82,7 @@ def _store(param: Param, index: int) -> str:
 
 
 POINTER_RETURNS = ("handle", "str", "address")
-FORMATTED = 1024  # the longest text a variadic call passes on (the real app log caps its lines too)
+FORMATTED = 4096  # the longest text a variadic call passes on; the face applies the real 1024-byte line cap
 
 
 def _variadic(proto: Proto) -> list[str]:
@@ -117,7 +117,8 @@ def forwarder(proto: Proto) -> str:
     boxes = [_box(p) for p in proto.params]
     if proto.variadic:
         lines += _variadic(proto)
-        boxes[-1] = "opbase_emu_text(text_)"
+        fmt = proto.params[-1].name
+        boxes[-1] = f"opbase_emu_text({fmt} != NULL ? text_ : NULL)"  # a null format stays null
     boxed = "".join(f", {box}" for box in boxes)
     lines += [
         f'    static opbase_emu_entry entry_ = {{"{proto.c_name}", NULL}};',
