@@ -33,6 +33,6 @@ def test_callbacks_objects_dvpp_and_app_log_from_c(sdk: Sdk, tmp_path: Path) -> 
     assert got["dvpp"] == "0 aligned 1 free 0 zero 100000"
     assert got["utilization"] == "0 0 -1 bad-device 107001"
     app = [line for line in lines if line.startswith("[ERROR] APP(")]
-    assert len(app) == 1 and 'main:' in app[0] and 'callbacks.c:' in app[0] and '"app line 7 from C"' in app[0]
+    assert len(app) == 1 and "main:" in app[0] and "callbacks.c:" in app[0] and '"app line 7 from C"' in app[0]
     assert lines[-1] == "done"
     assert "Traceback" not in done.stderr
