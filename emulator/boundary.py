@@ -67,7 +67,7 @@ def failed_values(proto: Proto) -> Callable[[int], Any]:
 
 
 def _zero(param: Param) -> object:
-    if param.ctype.kind in ("array", "handle"):
+    if param.ctype.kind in ("array", "handle", "struct"):
         return None
     return 0.0 if param.ctype.kind == "float" else 0
 
