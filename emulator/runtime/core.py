@@ -298,6 +298,11 @@ class Runtime:
         device, sid = self.resolve_stream(handle, submit=submit)
         return device, (device.device_id, int(sid))
 
+    def synchronize_stream(self, device: Device, sid: StreamId, timeout_ms: int = -1) -> None:
+        """Wait for the stream's blocking callbacks (they hold it), then for its tasks."""
+        self.reports.wait_blocking((device.device_id, int(sid)), timeout_ms)
+        device.synchronize_stream(sid, timeout_ms)
+
     def launch_callback(self, fn: Callable[[Any], object], user_data: object, block: bool, handle: int) -> None:
         """Queue a callback after the stream's earlier tasks (emulator.runtime.reports has the rules)."""
         device, key = self.stream_key(handle, submit=True)
@@ -307,9 +312,11 @@ class Runtime:
                 "is not bound to any thread. Call the aclrtSubscribeReport API to bind a thread to the stream.",
                 stream=handle,
             )
+        sid = StreamId(key[1])
         reached = device.create_event(None)
-        device.record_event(reached, StreamId(key[1]))
-        self.reports.launch(Report(fn, user_data, block, device, key, reached))
+        device.record_event(reached, sid)
+        hold = device.hold_stream(sid) if block and device.caps.holds_streams else None
+        self.reports.launch(Report(fn, user_data, block, device, key, reached, hold))
 
     def destroy_stream(self, handle: int, *, force: bool) -> None:
         if not force:

@@ -9,7 +9,9 @@ non-blocking one lets them go on at once.
 Streams here are deferred (tasks run when something needs them), so the rule is:
 
 - ``launch`` records an internal event on the stream (the point "every earlier task is done")
-  and queues the report for the subscribed thread; nothing runs yet.
+  and queues the report for the subscribed thread; nothing runs yet. A blocking callback also
+  holds the stream (``Device.hold_stream``): its later tasks stay queued until the callback has
+  returned, even when the callback's own synchronous copies touch memory they use.
 - ``process`` on the subscribed thread takes the queued reports in launch order, drives each
   stream up to its event (running the earlier tasks, on this thread), then calls the callback.
   An ACLLite-style loop that only calls aclrtProcessReport therefore sees its callbacks.
@@ -18,9 +20,10 @@ Streams here are deferred (tasks run when something needs them), so the rule is:
   queued after a blocking callback never run before it; non-blocking callbacks are not waited
   for. The subscribed thread itself does not wait for itself: its pending callbacks run inline.
 
-Fidelity notes: a synchronous copy that races a queued task drives the stream through the
-callback's point without waiting for the callback (only synchronisations wait), and the
-callback tasks have no simulated duration.
+Fidelity notes: the hold also hides the held tasks from the race check of host copies made on
+other threads while the callback is pending (on a card those are races); on a backend without
+holds (a card through pyACL) the emulator does not hold the stream; callback tasks have no
+simulated duration.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from emulator.device.errors import (
     StreamSyncTimeout,
     ThreadSubscribeError,
 )
-from emulator.device.interface import EventId
+from emulator.device.interface import EventId, StreamId
 
 log = structlog.get_logger(logger_name="emulator.runtime")
 
@@ -61,6 +64,7 @@ class Report:
     device: Device
     stream: StreamKey
     reached: EventId  # recorded on the stream when the callback was launched
+    hold: int | None = None  # a blocking callback's hold on the stream's later tasks
     done: threading.Event = field(default_factory=threading.Event)
 
 
@@ -119,6 +123,7 @@ class Reports:
             queue.remove(report)
             log.warning("report.dropped", stream=stream[1], reason="unsubscribed before the callback ran")
             _discard_event(report)
+            _release(report)
             self._finished(report)
         if thread_id not in self._thread_of.values():
             self._device_of_thread.pop(thread_id, None)
@@ -188,6 +193,7 @@ class Reports:
         try:
             _run(report)
         finally:
+            _release(report)
             with self._cond:
                 self._finished(report)
 
@@ -211,6 +217,14 @@ def _run(report: Report) -> None:
     except Exception as exc:  # the user's code: its traceback is the user's to read, the loop goes on
         log.error("report.callback_raised", stream=report.stream[1], error=f"{type(exc).__name__}: {exc}")
         traceback.print_exception(exc)
+
+
+def _release(report: Report) -> None:
+    """The callback has returned: the stream's later tasks may run."""
+    if report.hold is not None:
+        with contextlib.suppress(StatusError):
+            report.device.release_stream(StreamId(report.stream[1]), report.hold)
+        report.hold = None
 
 
 def _discard_event(report: Report) -> None:

@@ -239,3 +239,20 @@ def test_callbacks_from_several_processes_do_not_mix() -> None:
     with process.fresh():
         acl.rt.set_device(0)
         assert acl.rt.subscribe_report(99, 0) == 0
+
+
+def test_a_blocking_callback_reads_its_batch_before_the_next_overwrites_it(stream: int, reporter: ReportThread) -> None:
+    """The ACLLite async pattern: batch 2's queued copy into the same buffer waits until batch 1's callback
+    (on the report thread) has read it, and the callback's own copy is no race."""
+    ptr, _ = acl.rt.malloc(16, 0)
+    pinned, _ = acl.rt.malloc_host(32)  # pinned host memory: the async copies are queued, not done at once
+    for i in (0, 1):
+        acl.util.ptr_to_numpy(pinned + 16 * i, (4,), 11)[:] = i + 1.0
+    seen: list[list[float]] = []
+    for i in (0, 1):
+        acl.rt.memcpy_async(ptr, 16, pinned + 16 * i, 16, H2D, stream)
+        acl.rt.launch_callback(lambda _: seen.append(_read(ptr, 4)), None, BLOCK, stream)
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert seen == [[1.0] * 4, [2.0] * 4]
+    acl.rt.free(ptr)
+    acl.rt.free_host(pinned)

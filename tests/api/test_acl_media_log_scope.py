@@ -132,7 +132,7 @@ def test_parameterless_wrappers_ignore_extra_arguments() -> None:
 
 def test_wrappers_with_parameters_still_check_their_count() -> None:
     """Only parameterless wrappers are tolerant: malloc with a third argument is a TypeError."""
-    with pytest.raises(TypeError, match="acl.rt.malloc args parse failed"):
+    with pytest.raises(TypeError, match=r"acl\.rt\.malloc args parse failed"):
         acl.rt.malloc(64, 0, 0)  # type: ignore[call-arg]
 
 

@@ -202,7 +202,7 @@ def memcpy_async(dst: int, dest_max: int, src: int, count: int, kind: int, strea
     if dst == src:
         return OK
     if AddressKind.UNREGISTERED in (dst_kind, src_kind):
-        device.synchronize_stream(sid)
+        runtime.synchronize_stream(device, sid)  # after the stream's blocking callbacks, as on a card
         device.copy(dst, src, count, direction, None)
     else:
         device.copy(dst, src, count, direction, StreamId(sid))

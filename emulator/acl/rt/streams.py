@@ -69,8 +69,7 @@ def _synchronize(stream: int, timeout: int) -> None:
     device, key = runtime.stream_key(stream, submit=False)
     if stream and runtime.stream_flags(stream) & NO_WAIT_FLAGS:
         return
-    runtime.reports.wait_blocking(key, timeout)  # a blocking callback holds the stream until it has run
-    device.synchronize_stream(StreamId(key[1]), timeout)
+    runtime.synchronize_stream(device, StreamId(key[1]), timeout)  # blocking callbacks first: they hold it
 
 
 @acl_api("aclrtStreamQuery")
