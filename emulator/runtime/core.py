@@ -176,6 +176,7 @@ class Runtime:
     def _tear_down(self, device: Device, ctx: Context) -> None:
         """Wait for the context's streams, destroy them and its default stream."""
         for sid in sorted(ctx.streams):  # each table entry goes with its stream, so an interrupt leaves no stale one
+            self.reports.forget_stream((device.device_id, int(sid)))
             device.destroy_stream(sid)
             ctx.streams.discard(sid)
             self._stream_owner.pop(sid, None)
@@ -184,6 +185,7 @@ class Runtime:
             log.info("rt.stream_destroyed_with_context", stream=hex(sid), context=hex(ctx.handle))
         ctx.streams.clear()
         if ctx.default_stream is not None:
+            self.reports.forget_stream((device.device_id, int(ctx.default_stream)))
             device.destroy_stream(ctx.default_stream)
             ctx.default_stream = None
         ctx.alive = False

@@ -256,3 +256,14 @@ def test_a_blocking_callback_reads_its_batch_before_the_next_overwrites_it(strea
     assert seen == [[1.0] * 4, [2.0] * 4]
     acl.rt.free(ptr)
     acl.rt.free_host(pinned)
+
+
+def test_a_device_reset_drops_the_subscriptions_of_its_streams() -> None:
+    """The last reset destroys the context's streams, and their subscriptions go with them."""
+    me = threading.get_ident()
+    assert acl.rt.set_device(0) == 0
+    stream, _ = acl.rt.create_stream()
+    assert acl.rt.subscribe_report(me, stream) == 0
+    assert acl.rt.subscribe_report(me, 0) == 0  # the default stream too
+    assert acl.rt.reset_device(0) == 0
+    assert acl.rt.process_report(10) == 107012
