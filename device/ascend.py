@@ -240,6 +240,15 @@ class AscendNpu:
         )
 
     # -- observation ------------------------------------------------------------------------
+    def hold_stream(self, stream: StreamId) -> int:
+        raise errors.FeatureNotSupported(
+            "a card's streams run on the card: a blocking callback holds them there, not in the emulator",
+            feature="stream holds",
+        )
+
+    def release_stream(self, stream: StreamId, hold: int) -> None:
+        raise errors.FeatureNotSupported("a card's streams are not held by the emulator", feature="stream holds")
+
     def add_task_listener(self, listener: TaskListener) -> None:
         raise errors.FeatureNotSupported(
             "a card does not report the tasks it ran through pyACL; use msprof for device timelines",

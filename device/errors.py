@@ -209,3 +209,29 @@ class HostBudgetExceeded(OutOfMemory, TaskFailed):
 
     status = 207001  # ACL_ERROR_RT_MEMORY_ALLOCATION
     msg_id = "EL0004"
+
+
+class StreamSubscribeError(DeviceError):
+    """A stream already bound to a thread, or not bound when unsubscribed (the runtime logs, records nothing)."""
+
+    status = 107011  # ACL_ERROR_RT_STREAM_SUBSCRIBE
+    msg_id = None
+
+
+class ThreadSubscribeError(DeviceError):
+    """A thread with no subscription processing reports, or bound on another device (logged only)."""
+
+    status = 107012  # ACL_ERROR_RT_THREAD_SUBSCRIBE
+    msg_id = None
+
+
+class StreamNoCallback(DeviceError):
+    status = 107015  # ACL_ERROR_RT_STREAM_NO_CB_REG
+    msg_id = "EE1018"
+
+
+class ReportTimeout(DeviceError):
+    """aclrtProcessReport's wait ended with no callback to run (an info log line, no message)."""
+
+    status = 507012  # ACL_ERROR_RT_REPORT_TIMEOUT
+    msg_id = None

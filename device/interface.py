@@ -97,6 +97,7 @@ class DeviceCaps:
     runs_python_kernels: bool  # launch() runs KernelLaunch.func block by block
     supports_task_listeners: bool  # add_task_listener() sees every task the device ran
     detects_races: bool  # races lists host operations that touched memory a queued task used
+    holds_streams: bool = False  # hold_stream() keeps a stream's later tasks queued (a blocking host callback)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +307,9 @@ class Device(Protocol):
 
     # kernels (caps.runs_python_kernels)
     def launch(self, kernel: KernelLaunch, stream: StreamId) -> None: ...
+    # a blocking host callback: tasks queued after this point wait until the hold is released
+    def hold_stream(self, stream: StreamId) -> int: ...
+    def release_stream(self, stream: StreamId, hold: int) -> None: ...
 
     # observation (caps.supports_task_listeners, caps.detects_races)
     def add_task_listener(self, listener: TaskListener) -> None: ...

@@ -19,15 +19,27 @@ PARTIAL = {
     "aclrtSynchronizeStreamWithTimeout": "the timeout is compared with the simulated duration of the pending work",
     "aclrtSynchronizeEventWithTimeout": "the timeout is compared with the simulated duration of the pending work",
     "aclrtCreateStreamWithConfig": "priorities are recorded, not scheduled",
+    "aclrtGetDeviceUtilizationRate": "the simulated device is idle whenever a host thread can ask: 0, memory -1",
+    "aclrtLaunchCallback": "deferred streams: the subscribed thread's process_report drives the stream up to the "
+    "callback; a synchronisation waits for blocking callbacks (docs/runtime.md)",
+    "acldvppMalloc": "huge-page device memory tagged dvpp; in libascendcl (no separate libacl_dvpp)",
+    "aclAppLog": "C formats the variadic arguments into at most 4095 bytes, then the 1024-byte plog line rule applies",
+}
+# pyACL modules that exist on the face but answer every call with 207000 and a message (acl.unsupported)
+OUT_OF_SCOPE = {
+    "acl.op.* (incl. set_model_dir)": "the legacy aclop single-operator path needs op models compiled by ATC; "
+    "the emulator runs operators through aclnn",
+    "acl.mdl.* (beyond stream capture)": "offline models (.om) need the model compiler and executor",
+    "acl.media.* (beyond dvpp_malloc / dvpp_free)": "media engines (DVPP, VPC, JPEG, VENC/VDEC) are hardware blocks "
+    "the emulator does not model",
+    "acl.hccl.* / HCCL collectives": "one emulated process with no interconnect",
+    "IPC memory and events, multi-process sharing": "the emulator is one process; not on the face (AttributeError)",
 }
 REJECTED = {
     "aclrtMemcpy2d": "not emulated yet (not on the face: AttributeError)",
     "aclrtMallocWithCfg": "not emulated yet",
     "aclrtFreeWithDevSync": "not emulated yet",
     "aclrtPointerGetAttributes": "not emulated yet",
-    "aclrtLaunchCallback": "host callbacks on streams are not emulated",
-    "aclrtSubscribeReport": "host callbacks on streams are not emulated",
-    "aclrtProcessReport": "host callbacks on streams are not emulated",
     "aclrtSetStreamFailureMode": "only ACL_CONTINUE_ON_FAILURE behaviour exists",
     "aclrtSetOpWaitTimeout": "not emulated yet",
     "aclrtSetOpExecuteTimeOut": "not emulated yet",
@@ -35,8 +47,6 @@ REJECTED = {
     "aclrtEventGetTimestamp": "not emulated yet",
     "aclnnReselectStaticKernel": "static kernels are not emulated",
     "aclnnReselectStaticKernelWithPath": "static kernels are not emulated",
-    "acl.op.* (aclop single-op API)": "the legacy aclop path is out of scope",
-    "acl.mdl.* / acl.media.*": "models and media are out of scope",
 }
 
 
@@ -46,7 +56,7 @@ def c_name(fn: object) -> str | None:
 
 def acl_rows() -> list[tuple[str, str, str, str]]:
     rows = []
-    for module, prefix in ((acl, "acl"), (acl.rt, "acl.rt")):
+    for module, prefix in ((acl, "acl"), (acl.rt, "acl.rt"), (acl.media, "acl.media")):
         for name, fn in sorted(vars(module).items()):
             real = c_name(fn)
             if real is None or name.startswith("_"):
@@ -90,6 +100,33 @@ def render() -> str:
     lines += [f"| {a} | `{b}` | {c} | {d} |" for a, b, c, d in aclnn_rows()]
     lines += ["", "## Not emulated", "", "| CANN API | emulator | status | note |", "|---|---|---|---|"]
     lines += [f"| {a} | — | rejected | {d} |" for a, d in REJECTED.items()]
+    lines += [
+        "",
+        "## Out of scope (pyACL modules that answer 207000)",
+        "",
+        "Calling any function of these modules returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT (207000), in the",
+        "shape pyACL returns for it (a bare `ret`, `value, ret`, or `0` for a creator), and records",
+        '"acl.<module>.<name> is not supported by the emulator: <reason>" for `acl.get_recent_err_msg()`,',
+        "so a program reaches its own error handling instead of an AttributeError.",
+        "",
+        "| pyACL module | status | reason |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {a} | out of scope | {d} |" for a, d in OUT_OF_SCOPE.items()]
+    lines += [
+        "",
+        "## pyACL argument tolerance",
+        "",
+        "As in real pyACL, a parameterless wrapper accepts and ignores extra positional (and keyword)",
+        "arguments: `acl.get_soc_name(0)`, `acl.rt.synchronize_device(device_id)`, `acl.rt.get_context(dev)`,",
+        "`acl.finalize(x)`, `acl.get_version(x)`, `acl.rt.get_run_mode(x)`, `acl.rt.get_device_count(x)` run as",
+        "if called without them. Wrappers with parameters check their count and types as pyACL's parser does",
+        "(TypeError). This is the pyACL face only: the C functions keep their C signatures.",
+        "",
+        "The pyACL face also drops what pyACL derives itself: an input array's count",
+        "(`acl.create_tensor_desc(dtype, dims, format)`) and aclAppLog's function, file and line",
+        "(`acl.app_log(level, message)` takes them from the calling frame).",
+    ]
     return "\n".join(lines) + "\n"
 
 

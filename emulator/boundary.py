@@ -54,8 +54,10 @@ def record_failure(c_name: str, exc: StatusError, *, aclnn: bool = False) -> int
 
 def failed_values(proto: Proto) -> Callable[[int], Any]:
     """What a failed call returns: zero / None for every out-value, then the status (nullptr for a creator)."""
-    if proto.ret.kind == "handle":
+    if proto.ret.kind in ("handle", "void"):
         return lambda status: None
+    if proto.ret.kind in ("address", "int"):
+        return lambda status: 0  # nullptr / a zero size: the C function has no status to return
     if proto.ret.kind != "status":
         return lambda status: status
     fail = tuple(_zero(param) for param in proto.outputs)
@@ -65,7 +67,7 @@ def failed_values(proto: Proto) -> Callable[[int], Any]:
 
 
 def _zero(param: Param) -> object:
-    if param.ctype.kind in ("array", "handle"):
+    if param.ctype.kind in ("array", "handle", "struct"):
         return None
     return 0.0 if param.ctype.kind == "float" else 0
 
@@ -91,7 +93,7 @@ def argument_checks(
     names of its own and pyACL's parser rules.
     """
     params = list(inspect.signature(fn).parameters.values())
-    inputs = proto.inputs
+    inputs = proto.inputs if names_match else proto.py_inputs
     if len(params) != len(inputs):
         raise TypeError(f"{proto.c_name}: the Python function takes {len(params)} arguments, the C one {len(inputs)}")
     if names_match and [p.name for p in params] != [p.name for p in inputs]:
@@ -106,7 +108,7 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
     aclnn = proto.ret.spelling != "aclError"
     on_error = failed_values(proto)
     # pyACL's parameterless wrappers ignore extra positional arguments (real pyACL does the same).
-    tolerant = proto.py_name is not None and not proto.inputs
+    tolerant = proto.py_name is not None and not proto.py_inputs
     # acl_meta.h, aclnn_base.h and the ops (no pyACL name) are the op provider's; the runtime is the Device's
     provided = proto.py_name is None
 

@@ -48,6 +48,19 @@ class AclInvalidValue(AclParamError):
         )
 
 
+class AclInvalidReason(AclParamError):
+    """An ACL-layer check that states its reason (EH0009)."""
+
+    msg_id = "EH0009"
+
+    def __init__(self, func: str, value: object, param: str, reason: str) -> None:
+        super().__init__(
+            f"{func} failed. Value {value} for parameter {param} is invalid. Reason: {reason}.",
+            param=param,
+            value=value,
+        )
+
+
 class AclConfigDiffers(AclParamError):
     msg_id = "EH0004"
 

@@ -41,6 +41,7 @@ LAYERS: dict[str, tuple[ResourceKind, ...]] = {
         ResourceKind.DEVICE_MEMORY,
         ResourceKind.HOST_MEMORY,
     ),
+    "acl objects (acl)": (ResourceKind.DATA_BUFFER, ResourceKind.TENSOR_DESC),
     "aclnn objects": (
         ResourceKind.TENSOR,
         ResourceKind.SCALAR,
@@ -216,7 +217,7 @@ def snapshot(proc: EmulatedProcess | None = None) -> set[tuple[ResourceKind, int
 STAGE_KINDS = {
     # what the real stack would leak once this call has run (objects it never frees for you)
     "aclnnFinalize": (*LAYERS["aclnn objects"], ResourceKind.EXECUTOR),
-    "aclFinalize": LAYERS["runtime (acl.rt)"],
+    "aclFinalize": (*LAYERS["runtime (acl.rt)"], *LAYERS["acl objects (acl)"]),
 }
 
 

@@ -35,7 +35,12 @@ from emulator.error_manager import timestamp
 LOG_LEVELS = {0: logging.DEBUG, 1: logging.INFO, 2: logging.WARNING, 3: logging.ERROR, 4: logging.CRITICAL + 10}
 LEVEL_NAMES = {"debug": "DEBUG", "info": "INFO", "warning": "WARNING", "error": "ERROR", "critical": "ERROR"}
 # logger-name prefix -> the plog module its lines are filed under (ASCEND_MODULE_LOG_LEVEL's names)
-MODULES = (("device", "RUNTIME"), ("emulator.acl", "ASCENDCL"), ("emulator.runtime", "RUNTIME"))
+MODULES = (
+    ("device", "RUNTIME"),
+    ("emulator.acl", "ASCENDCL"),
+    ("emulator.runtime", "RUNTIME"),
+    ("emulator.app", "APP"),  # aclAppLog: the application's own lines
+)
 
 
 def module_of(logger_name: str | None) -> str:

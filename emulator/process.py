@@ -25,6 +25,7 @@ from emulator.engine.context import OpContext
 from emulator.engine.system import AclnnState
 from emulator.error_manager import ErrorManager
 from emulator.faults import FaultPlan
+from emulator.meta.acl_objects import AclObjectTable
 from emulator.runtime.core import Runtime
 from emulator.tracking import Registry
 
@@ -58,6 +59,8 @@ class EmulatedProcess:
         self.lock = threading.RLock()
         self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
         self.c_handles = HandleTable()  # the addresses the C layer hands out for Python objects
+        self.acl_objects = AclObjectTable()  # aclDataBuffer / aclTensorDesc by their integer handles
+        self.threads: dict[int, threading.Thread] = {}  # acl.util.start_thread's threads by id
         self.exit_status: int | None = None  # the code the program is exiting with, once it is ending
         # The op provider seam: None runs ops on the emulated engine; the ascend backend calls the real
         # libopapi / libnnopbase through ctypes (emulator.provider), opened on its first call.

@@ -35,6 +35,9 @@ class ResourceKind(StrEnum):
     EVENT = "event"
     DEVICE_MEMORY = "device_memory"
     HOST_MEMORY = "host_memory"
+    # acl objects (acl_base.h)
+    DATA_BUFFER = "data_buffer"
+    TENSOR_DESC = "tensor_desc"
     # aclnn objects
     TENSOR = "tensor"
     SCALAR = "scalar"

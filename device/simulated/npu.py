@@ -77,7 +77,9 @@ class SimulatedNpu:
 
     device_id: int
     soc: SocProfile
-    caps: DeviceCaps = DeviceCaps(runs_python_kernels=True, supports_task_listeners=True, detects_races=True)
+    caps: DeviceCaps = DeviceCaps(
+        runs_python_kernels=True, supports_task_listeners=True, detects_races=True, holds_streams=True
+    )
 
     def __init__(
         self,
@@ -344,6 +346,14 @@ class SimulatedNpu:
     def synchronize_event(self, event: EventId, timeout_ms: int = -1) -> None:
         with self.lock:
             self.scheduler.synchronize_event(event, timeout_ms)
+
+    def hold_stream(self, stream: StreamId) -> int:
+        with self.lock:
+            return self.scheduler.hold(stream)
+
+    def release_stream(self, stream: StreamId, hold: int) -> None:
+        with self.lock:
+            self.scheduler.release(stream, hold)
 
     def event_state(self, event: EventId) -> tuple[bool, bool]:
         ev = self.scheduler.event(event)

@@ -19,6 +19,9 @@ Fidelity notes (streams are asynchronous, deterministically):
   returning 0 over half-written outputs; an exception before it starts leaves it queued.
   A strict-mode report raised from inside a task is the exception: the caller has the report and
   a card would have carried on, so the task just ends there.
+- A blocking host callback holds its stream (``hold``): tasks queued after it stay queued, even
+  through a synchronisation or a racing host copy, until the runtime releases the hold once the
+  callback has run on its thread.
 - The scheduler has no lock of its own: every call that changes or drains it comes with the
   device lock held; point reads (is a stream done, is an event complete) read one value without it.
 """
@@ -76,6 +79,10 @@ class Stream:
     clock_us: float = 0.0
     error: DeviceError | None = None
     destroyed: bool = False
+    holds: list[int] = field(default_factory=list)  # blocking host callbacks: no task after min(holds) runs
+
+    def runnable(self, task: Task) -> bool:
+        return not self.holds or task.seq <= min(self.holds)
 
 
 @dataclass(slots=True)
@@ -138,6 +145,17 @@ class Scheduler:
     def streams(self) -> list[StreamId]:
         return list(self._streams)
 
+    def hold(self, sid: StreamId) -> int:
+        """Keep every task queued from now on until ``release``: a blocking host callback's hold."""
+        st = self.stream(sid)
+        st.holds.append(self._seq)
+        return self._seq
+
+    def release(self, sid: StreamId, hold: int) -> None:
+        st = self._streams.get(sid)
+        if st is not None and hold in st.holds:
+            st.holds.remove(hold)
+
     def pending_tasks(self, sid: StreamId) -> int:
         return len(self.stream(sid).pending)
 
@@ -163,7 +181,7 @@ class Scheduler:
 
     def drain(self, st: Stream, upto_seq: int | None) -> None:
         """Run the queued tasks of ``st`` up to and including ``upto_seq`` (all when None)."""
-        while st.pending and (upto_seq is None or st.pending[0].seq <= upto_seq):
+        while st.pending and (upto_seq is None or st.pending[0].seq <= upto_seq) and st.runnable(st.pending[0]):
             task = st.pending[0]  # stays queued until it has run: an exception before then loses nothing
             start = st.clock_us
             for dep_sid, dep_seq in task.after:
@@ -239,6 +257,8 @@ class Scheduler:
         end = addr + nbytes
         for st in self._streams.values():
             for task in st.pending:
+                if not st.runnable(task):
+                    break  # held behind a blocking host callback: it cannot start until the callback returns
                 for buf in task.buffers:
                     racing = Access.WRITE in access or Access.WRITE in buf.access
                     if racing and buf.addr < end and addr < buf.addr + buf.nbytes:

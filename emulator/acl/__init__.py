@@ -3,7 +3,10 @@
 Module layout, names, positional arguments, ``(values…, ret)`` returns and statuses follow
 real pyACL; the rules behind them are the real runtime's. This module holds the
 generic calls (init / finalize / errors / version); ``acl.rt`` the runtime, ``acl.util`` the
-pointer helpers. Constants live in ``acl.constants`` (real pyACL exports none).
+pointer helpers and callback threads, ``acl.media`` dvpp memory; the data-buffer and tensor-descriptor
+calls are in ``acl.buffers``, ``app_log`` in ``acl.app_log``. ``acl.op``, ``acl.mdl``, ``acl.hccl`` and the
+rest of ``acl.media`` are out of scope and answer 207000 (``acl.unsupported``). Constants live in
+``acl.constants`` (real pyACL exports none).
 """
 
 from __future__ import annotations
@@ -15,7 +18,25 @@ import structlog
 from pydantic import ValidationError
 
 from emulator import process
-from emulator.acl import constants, rt, util
+from emulator.acl import constants, hccl, mdl, media, op, rt, util
+from emulator.acl.app_log import app_log
+from emulator.acl.buffers import (
+    create_data_buffer,
+    create_tensor_desc,
+    data_type_size,
+    destroy_data_buffer,
+    destroy_tensor_desc,
+    get_data_buffer_addr,
+    get_data_buffer_size,
+    get_data_buffer_size_v2,
+    get_tensor_desc_dim_v2,
+    get_tensor_desc_element_count,
+    get_tensor_desc_format,
+    get_tensor_desc_num_dims,
+    get_tensor_desc_size,
+    get_tensor_desc_type,
+    update_data_buffer,
+)
 from emulator.boundary import acl_api
 from emulator.config import AclConfig
 from emulator.config_files import JSON_NESTING_LIMIT, ConfigFileRefused, json_depth, read_config_text
@@ -142,13 +163,33 @@ def get_recent_err_msg() -> str | None:
 
 
 __all__ = [
+    "app_log",
     "constants",
+    "create_data_buffer",
+    "create_tensor_desc",
+    "data_type_size",
+    "destroy_data_buffer",
+    "destroy_tensor_desc",
     "finalize",
     "finalize_reference",
+    "get_data_buffer_addr",
+    "get_data_buffer_size",
+    "get_data_buffer_size_v2",
     "get_recent_err_msg",
     "get_soc_name",
+    "get_tensor_desc_dim_v2",
+    "get_tensor_desc_element_count",
+    "get_tensor_desc_format",
+    "get_tensor_desc_num_dims",
+    "get_tensor_desc_size",
+    "get_tensor_desc_type",
     "get_version",
+    "hccl",
     "init",
+    "mdl",
+    "media",
+    "op",
     "rt",
+    "update_data_buffer",
     "util",
 ]

@@ -1,4 +1,4 @@
-"""``acl.util``: pointers to and from numpy arrays and bytes.
+"""``acl.util``: pointers to and from numpy arrays and bytes, and the callback threads.
 
 Host pointers are real addresses, so these are thin views over ctypes. A device address can
 never be turned into a host view: asking for one is the classic "read device memory without a
@@ -8,13 +8,17 @@ copy" bug, and the emulator refuses it instead of handing out garbage.
 from __future__ import annotations
 
 import ctypes
+import threading
 import warnings
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from emulator import process
 from emulator.capi.types import is_integer
 from emulator.device.interface import AddressKind
+from emulator.status import AclError
 
 # numpy C type numbers pyACL accepts for ptr_to_numpy
 NPY_TYPES: dict[int, type[np.generic]] = {
@@ -88,3 +92,35 @@ def ptr_to_bytes(ptr: int, size: int) -> bytes:
     if kind is AddressKind.DEVICE:
         raise ValueError(f"acl.util.ptr_to_bytes: {ptr:#x} is a device address; copy it to the host first")
     return ctypes.string_at(ptr, size)
+
+
+# -- threads ------------------------------------------------------------------------------------
+def start_thread(func: Callable[[Any], object], args_list: list[Any]) -> tuple[int, int]:
+    """``thread_id, ret``: a real thread running ``func(args_list)`` once.
+
+    The id is the thread's ``pthread_self`` (``threading.get_ident()`` inside it), the value
+    aclrtSubscribeReport binds a stream to, as in real pyACL's callback samples.
+    """
+    if not callable(func) or not isinstance(args_list, list):
+        raise _parse_failed("start_thread")
+    thread = threading.Thread(target=func, args=(args_list,), name="acl.util.start_thread", daemon=True)
+    thread.start()
+    ident = thread.ident
+    assert ident is not None  # a started thread has one
+    process.current().threads[ident] = thread
+    return ident, AclError.ACL_SUCCESS
+
+
+def stop_thread(thread_id: int) -> int:
+    """Wait for the thread ``start_thread`` gave (its function returns when the caller's loop flag says so).
+
+    100000 for an id ``start_thread`` did not give, or one already stopped.
+    """
+    if not is_integer(thread_id):
+        raise _parse_failed("stop_thread")
+    thread = process.current().threads.pop(int(thread_id), None)
+    if thread is None:
+        return AclError.ACL_ERROR_INVALID_PARAM
+    if thread is not threading.current_thread():
+        thread.join()
+    return AclError.ACL_SUCCESS

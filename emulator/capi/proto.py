@@ -8,6 +8,15 @@ from it), with two annotations C has no syntax for:
   (``int64_t **viewDims[viewDimsNum], uint64_t *viewDimsNum``) comes back to Python as one list.
 - ``@host`` after a ``void *`` marks a pointer to a host value (aclCreateScalar's ``value``): the
   Python face takes the value itself.
+- ``@object`` after a ``void *`` marks a callback's user data: the pyACL face passes any Python
+  object through, C the pointer.
+- ``@caller`` marks a source-location input (aclAppLog's ``func``, ``file``, ``line``) that the pyACL
+  face does not take: it is filled in from the Python caller's frame.
+- a trailing ``...`` is a C variadic function (aclAppLog): its C forwarder formats the arguments
+  with ``vsnprintf`` and passes the text in place of the format.
+
+The pyACL face also drops the count of an input array (``create_tensor_desc(dtype, dims, format)``:
+the list knows its length), as real pyACL does; the aclnn face keeps counts, in C order.
 
 Direction follows C: ``T **`` and a non-const ``T *`` to a number or enum are out-parameters
 (dropped from the Python arguments, returned first); everything else is an input. The C layer's
@@ -24,20 +33,24 @@ from emulator.capi.types import (
     ENUMS,
     INTEGERS,
     META_HANDLES,
+    OBJECT,
+    OPAQUE,
     RUNTIME_HANDLES,
+    STRUCTS,
     VALUE,
     CType,
     array_type,
     handle_type,
     pointer_type,
     scalar_type,
+    struct_type,
 )
 
 NUMBERS = (*INTEGERS, *ENUMS, "float", "double", "bool")
 _DECL = re.compile(r"^\s*(?P<ret>.+?)\s*\b(?P<name>\w+)\s*\((?P<params>.*)\)\s*$", re.S)
 _PARAM = re.compile(
     r"^(?P<const>const\s+)?(?P<type>\w+)\s*(?P<stars>(?:\*\s*(?:const\s*)?)*)\s*(?P<name>\w+)"
-    r"\s*(?:\[(?P<count>[^\]]*)\])?\s*(?P<host>@host)?$"
+    r"\s*(?:\[(?P<count>[^\]]*)\])?\s*(?P<note>@host|@object|@caller)?$"
 )
 
 
@@ -50,6 +63,7 @@ class Param:
     ctype: CType
     out: bool = False
     count: str | None = None  # the parameter holding an array's length
+    caller: bool = False  # a source location the pyACL face fills in from its caller (``@caller``)
 
     @property
     def is_array(self) -> bool:
@@ -80,11 +94,18 @@ class Proto:
     py_name: str | None = None
     failure: int | None = None
     declaration: str = field(default="", compare=False)
+    variadic: bool = False  # the declaration ends in ``...``
 
     @property
     def inputs(self) -> tuple[Param, ...]:
         """The Python arguments, in C order: every input, counts included, out-parameters dropped."""
         return tuple(p for p in self.params if not p.out)
+
+    @property
+    def py_inputs(self) -> tuple[Param, ...]:
+        """The pyACL face's arguments: the inputs without input arrays' counts and ``@caller`` fields."""
+        counts = {p.count for p in self.params if p.count and not p.out}
+        return tuple(p for p in self.inputs if p.name not in counts and not p.caller)
 
     @property
     def outputs(self) -> tuple[Param, ...]:
@@ -95,6 +116,8 @@ class Proto:
     def c_signature(self) -> str:
         """The declaration as a header prints it (annotations stripped)."""
         params = ", ".join(p.c_decl for p in self.params) or "void"
+        if self.variadic:
+            params += ", ..."
         ret = self.ret.spelling
         sep = "" if ret.endswith("*") else " "
         return f"{ret}{sep}{self.c_name}({params})"
@@ -110,8 +133,10 @@ def _ret(spelling: str) -> Ret:
         return Ret("const char *", "str")
     if text.endswith(" *") and text.removesuffix(" *").removeprefix("const ") in META_HANDLES:
         return Ret(text, "handle")
-    if text in INTEGERS:
+    if text in INTEGERS or text in ENUMS:
         return Ret(text, "int")
+    if text == "void *" or (text.endswith(" *") and text.removesuffix(" *") in OPAQUE):
+        return Ret(text, "address")  # pyACL's int address; nullptr (0) on failure
     raise ValueError(f"unsupported return type {spelling!r}")
 
 
@@ -128,15 +153,22 @@ def _param(text: str, counts_out: set[str]) -> Param:
     c_decl = f"{'const ' if is_const else ''}{base} {star_text.replace('const', ' const ').strip()}{name}".replace(
         "  ", " "
     )
+    note = match["note"]
     if stars == 0:
-        return Param(name, c_decl, scalar_type(base))
-    if match["host"]:
+        return Param(name, c_decl, scalar_type(base), caller=note == "@caller")
+    if note == "@host":
         return Param(name, c_decl, VALUE)
+    if note == "@object":
+        return Param(name, c_decl, OBJECT)
+    if note == "@caller":
+        return Param(name, c_decl, pointer_type(base, is_const), caller=True)
     if stars == 1:
         if base in NUMBERS and not is_const and count is None:
             return Param(name, c_decl, scalar_type(base), out=True)
         if base in NUMBERS:
             return Param(name, c_decl, array_type(base, is_const), count=count or None)
+        if base in STRUCTS and not is_const:
+            return Param(name, c_decl, struct_type(base), out=True)  # filled in; pyACL returns a dict
         if base in RUNTIME_HANDLES and not is_const:
             return Param(name, c_decl, scalar_type(base), out=True)  # aclrtStream *stream: created here
         return Param(name, c_decl, pointer_type(base, is_const))
@@ -175,6 +207,9 @@ def parse(declaration: str, *, header: str, py_name: str | None = None, failure:
     if match is None:
         raise ValueError(f"cannot read C declaration {declaration!r}")
     parts = _split(match["params"])
+    variadic = bool(parts) and parts[-1] == "..."
+    if variadic:
+        parts = parts[:-1]
     counts_out = _out_counts(parts)
     params = tuple(_param(part, counts_out) for part in parts)
     names = [p.name for p in params]
@@ -184,7 +219,7 @@ def parse(declaration: str, *, header: str, py_name: str | None = None, failure:
         unknown = set(re.findall(r"[A-Za-z_]\w*", p.count or "")) - set(names)
         if unknown:
             raise ValueError(f"{match['name']}: {p.name}'s count {p.count!r} names no parameter {sorted(unknown)}")
-    return Proto(match["name"], _ret(match["ret"]), params, header, py_name, failure, declaration)
+    return Proto(match["name"], _ret(match["ret"]), params, header, py_name, failure, declaration, variadic)
 
 
 __all__ = ["CALLBACKS", "Param", "Proto", "Ret", "parse"]

@@ -13,6 +13,7 @@ from emulator.status import AclError
 HEADER_BASE = "acl/acl_base.h"
 HEADER_ACL = "acl/acl.h"
 HEADER_RT = "acl/acl_rt.h"
+HEADER_DVPP = "acl/ops/acl_dvpp.h"
 INVALID_PARAM = int(AclError.ACL_ERROR_INVALID_PARAM)
 
 # (pyACL name, C declaration, header)
@@ -145,6 +146,70 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     (
         "acl.rt.memset_async",
         "aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream)",
+        HEADER_RT,
+    ),
+    # data buffers
+    ("acl.create_data_buffer", "aclDataBuffer *aclCreateDataBuffer(void *data, size_t size)", HEADER_BASE),
+    ("acl.destroy_data_buffer", "aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer)", HEADER_BASE),
+    (
+        "acl.update_data_buffer",
+        "aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size)",
+        HEADER_BASE,
+    ),
+    ("acl.get_data_buffer_addr", "void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer)", HEADER_BASE),
+    ("acl.get_data_buffer_size", "uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer)", HEADER_BASE),
+    ("acl.get_data_buffer_size_v2", "size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer)", HEADER_BASE),
+    ("acl.data_type_size", "size_t aclDataTypeSize(aclDataType dataType)", HEADER_BASE),
+    # tensor descriptors
+    (
+        "acl.create_tensor_desc",
+        "aclTensorDesc *aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t *dims[numDims], "
+        "aclFormat format)",
+        HEADER_BASE,
+    ),
+    ("acl.destroy_tensor_desc", "void aclDestroyTensorDesc(const aclTensorDesc *desc)", HEADER_BASE),
+    ("acl.get_tensor_desc_type", "aclDataType aclGetTensorDescType(const aclTensorDesc *desc)", HEADER_BASE),
+    ("acl.get_tensor_desc_format", "aclFormat aclGetTensorDescFormat(const aclTensorDesc *desc)", HEADER_BASE),
+    ("acl.get_tensor_desc_size", "size_t aclGetTensorDescSize(const aclTensorDesc *desc)", HEADER_BASE),
+    (
+        "acl.get_tensor_desc_element_count",
+        "size_t aclGetTensorDescElementCount(const aclTensorDesc *desc)",
+        HEADER_BASE,
+    ),
+    ("acl.get_tensor_desc_num_dims", "size_t aclGetTensorDescNumDims(const aclTensorDesc *desc)", HEADER_BASE),
+    (
+        "acl.get_tensor_desc_dim_v2",
+        "aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, size_t index, int64_t *dimSize)",
+        HEADER_BASE,
+    ),
+    # callbacks and reports
+    ("acl.rt.subscribe_report", "aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)", HEADER_RT),
+    (
+        "acl.rt.unsubscribe_report",
+        "aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)",
+        HEADER_RT,
+    ),
+    (
+        "acl.rt.launch_callback",
+        "aclError aclrtLaunchCallback(aclrtCallback fn, void *userData@object, aclrtCallbackBlockType blockType, "
+        "aclrtStream stream)",
+        HEADER_RT,
+    ),
+    ("acl.rt.process_report", "aclError aclrtProcessReport(int32_t timeout)", HEADER_RT),
+    # logging
+    (
+        "acl.app_log",
+        "void aclAppLog(aclLogLevel logLevel, const char *func@caller, const char *file@caller, "
+        "uint32_t line@caller, const char *fmt, ...)",
+        HEADER_BASE,
+    ),
+    # dvpp memory
+    ("acl.media.dvpp_malloc", "aclError acldvppMalloc(void **devPtr, size_t size)", HEADER_DVPP),
+    ("acl.media.dvpp_free", "aclError acldvppFree(void *devPtr)", HEADER_DVPP),
+    # util
+    (
+        "acl.rt.get_device_utilization_rate",
+        "aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo)",
         HEADER_RT,
     ),
 )

@@ -18,7 +18,8 @@ what a C compiler (or pyACL's argument parser) would let through:
   the element type, or ``None``.
 - ``void *`` and the runtime handles (``aclrtStream``, ``aclrtEvent``, ``aclrtContext``) take an
   integer address or ``None``; ``const void *value`` of aclCreateScalar takes a number, a numpy
-  scalar or ``bytes``; a function pointer takes a callable or ``None``.
+  scalar or ``bytes``; a function pointer takes a callable or ``None``; ``void *userData`` of a
+  callback takes any object (pyACL hands it to the callback as it is).
 
 Anything else raises ``TypeError`` before the call, as the compiler would have refused it. The
 pyACL face parses as pyACL does (emulator.boundary.pyacl_accepts): integers and pointers of any
@@ -146,6 +147,8 @@ ENUMS = (
     "aclrtEventRecordedStatus",
     "aclrtStreamStatus",
     "aclrtFloatOverflowMode",
+    "aclrtCallbackBlockType",
+    "aclLogLevel",
 )
 # Handles of the runtime: opaque pointers that Python holds as integers (pyACL's convention).
 RUNTIME_HANDLES = ("aclrtStream", "aclrtEvent", "aclrtContext")
@@ -161,6 +164,22 @@ META_HANDLES = (
     "aclOpExecutor",
 )
 CALLBACKS = ("aclrtCallback",)
+# Opaque structs of acl_base.h that pyACL hands out as integer addresses (aclDataBuffer *, aclTensorDesc *).
+OPAQUE = ("aclDataBuffer", "aclTensorDesc")
+# Structs a function fills in (``aclrtUtilizationInfo *``): pyACL returns them as a dict of their int32
+# fields, in snake_case; the reserved pointer field last is left as the caller set it.
+STRUCTS: dict[str, tuple[str, ...]] = {
+    "aclrtUtilizationInfo": ("cubeUtilization", "vectorUtilization", "aicpuUtilization", "memoryUtilization"),
+}
+
+
+def snake(name: str) -> str:
+    """pyACL's key for a C struct field: ``cubeUtilization`` -> ``cube_utilization``."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
+
+
+def struct_type(name: str) -> CType:
+    return CType(f"{name} *", "struct", lambda value: False, "dict[str, int]", name)
 
 
 def scalar_type(spelling: str) -> CType:
@@ -188,6 +207,8 @@ def pointer_type(spelling: str, is_const: bool) -> CType:
         return CType(("const " if is_const else "") + "void *", "address", is_address, "int | None")
     if spelling in META_HANDLES:
         return handle_type(spelling, is_const)
+    if spelling in OPAQUE:
+        return CType(("const " if is_const else "") + f"{spelling} *", "address", is_address, "int | None")
     raise KeyError(f"no pointer type {spelling!r} *")
 
 
@@ -226,3 +247,6 @@ def array_type(element: str, is_const: bool) -> CType:
 
 
 VALUE = CType("const void *", "value", is_host_value, "object")
+# ``void *userData@object``: pyACL passes any Python object through to the callback (a list in its
+# docs); C passes the pointer, which reaches the callback unchanged.
+OBJECT = CType("void *", "object", lambda value: True, "object")

@@ -8,6 +8,7 @@ list by its length. The names are the user's (ACL_FLOAT16), not the graph engine
 
 from __future__ import annotations
 
+from emulator.meta import acl_objects
 from emulator.meta.dtypes import aclDataType
 from emulator.meta.formats import aclFormat
 from emulator.meta.objects import (
@@ -51,7 +52,7 @@ def contents(obj: object) -> str:
         values = [v.item() if hasattr(v, "item") else v for v in obj.values[:SHOWN_VALUES]]
         more = f" … {len(obj.values)} values" if len(obj.values) > SHOWN_VALUES else ""
         return f"values {values}{more}"
-    return ""
+    return acl_objects.contents(obj)
 
 
 def describe(obj: Handle) -> str:

@@ -22,7 +22,8 @@ Other single-key reads are one dict operation; anything that iterates a table ho
 from __future__ import annotations
 
 import threading
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import structlog
 
@@ -37,6 +38,7 @@ from emulator.device.errors import (
     InvalidDeviceId,
     InvalidHandle,
     InvalidValue,
+    StreamNoCallback,
     WrongContext,
 )
 from emulator.device.host_budget import HostBudget
@@ -45,6 +47,7 @@ from emulator.device.soc import SocProfile, load_soc
 from emulator.diagnostics import Diagnostics
 from emulator.runtime.context import Context, DeviceSlot
 from emulator.runtime.device_reports import fault_reporter, race_reporter
+from emulator.runtime.reports import Report, Reports, StreamKey
 from emulator.tracking import Registry, ResourceKind, capture_site
 
 log = structlog.get_logger(logger_name="emulator.runtime")
@@ -78,6 +81,7 @@ class Runtime:
         self._host_memory: dict[int, int] = {}
         self._next_handle = CONTEXT_HANDLE_BASE
         self.host_budget = HostBudget(settings.host_budget)  # shared by every device of the process
+        self.reports = Reports()  # host callbacks: stream subscriptions and each thread's reports
 
     # -- devices ----------------------------------------------------------------------------
     @property
@@ -172,6 +176,7 @@ class Runtime:
     def _tear_down(self, device: Device, ctx: Context) -> None:
         """Wait for the context's streams, destroy them and its default stream."""
         for sid in sorted(ctx.streams):  # each table entry goes with its stream, so an interrupt leaves no stale one
+            self.reports.forget_stream((device.device_id, int(sid)))
             device.destroy_stream(sid)
             ctx.streams.discard(sid)
             self._stream_owner.pop(sid, None)
@@ -180,6 +185,7 @@ class Runtime:
             log.info("rt.stream_destroyed_with_context", stream=hex(sid), context=hex(ctx.handle))
         ctx.streams.clear()
         if ctx.default_stream is not None:
+            self.reports.forget_stream((device.device_id, int(ctx.default_stream)))
             device.destroy_stream(ctx.default_stream)
             ctx.default_stream = None
         ctx.alive = False
@@ -289,10 +295,38 @@ class Runtime:
     def stream_flags(self, handle: int) -> int:
         return self._stream_flags.get(handle, 0)
 
+    def stream_key(self, handle: int, *, submit: bool) -> tuple[Device, StreamKey]:
+        """The device and the (device id, stream id) key of a stream handle (0: the default stream)."""
+        device, sid = self.resolve_stream(handle, submit=submit)
+        return device, (device.device_id, int(sid))
+
+    def synchronize_stream(self, device: Device, sid: StreamId, timeout_ms: int = -1) -> None:
+        """Wait for the stream's blocking callbacks (they hold it), then for its tasks."""
+        self.reports.wait_blocking((device.device_id, int(sid)), timeout_ms)
+        device.synchronize_stream(sid, timeout_ms)
+
+    def launch_callback(self, fn: Callable[[Any], object], user_data: object, block: bool, handle: int) -> None:
+        """Queue a callback after the stream's earlier tasks (emulator.runtime.reports has the rules)."""
+        device, key = self.stream_key(handle, submit=True)
+        if not self.reports.subscribed(key):
+            raise StreamNoCallback(
+                f"Delivering an on-host callback function task in a stream failed. Stream (stream_id={key[1]}) "
+                "is not bound to any thread. Call the aclrtSubscribeReport API to bind a thread to the stream.",
+                stream=handle,
+            )
+        sid = StreamId(key[1])
+        reached = device.create_event(None)
+        device.record_event(reached, sid)
+        hold = device.hold_stream(sid) if block and device.caps.holds_streams else None
+        self.reports.launch(Report(fn, user_data, block, device, key, reached, hold))
+
     def destroy_stream(self, handle: int, *, force: bool) -> None:
+        if not force:
+            self.reports.wait_blocking(self.stream_key(handle, submit=False)[1])
         with self.lock:
             owner = self.stream_owner(handle)
             device, sid = self.resolve_stream(handle, submit=True)
+            self.reports.forget_stream((device.device_id, int(sid)))
             device.destroy_stream(sid, force=force)
             owner.streams.discard(sid)
             del self._stream_owner[handle]
@@ -316,6 +350,7 @@ class Runtime:
         ctx = self.current_context()
         device, streams = self.context_streams()
         for sid in streams:
+            self.reports.wait_blocking((device.device_id, int(sid)), timeout_ms)
             try:
                 device.synchronize_stream(sid, timeout_ms)
             except InvalidHandle:

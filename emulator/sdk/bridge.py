@@ -28,6 +28,7 @@ from emulator import acl, aclnn, process, tracking
 from emulator.capi import META, RUNTIME, Param, Proto
 from emulator.capi.ctypes_types import CTYPES, array_count, element_ctype
 from emulator.capi.handles import HandleTable, UnknownHandle
+from emulator.capi.types import STRUCTS, snake
 from emulator.config import Settings
 from emulator.diagnostics import ReportKind, UndefinedBehaviour
 from emulator.faults import FaultPlan
@@ -41,6 +42,7 @@ _libc.malloc.restype = ctypes.c_void_p
 _libc.malloc.argtypes = [ctypes.c_size_t]
 
 Convert = Callable[[Any, tuple[Any, ...], HandleTable], Any]
+_C_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p)  # aclrtCallback; ctypes releases the GIL around the call
 
 
 def _HANDLE(value: Any, args: tuple[Any, ...], handles: HandleTable) -> Any:  # noqa: N802 (a marker)
@@ -59,7 +61,11 @@ class Forward:
         # Worked out once, not per call (Proto's inputs/outputs build new tuples on every read).
         self.names = tuple(p.name for p in proto.params)
         index = {name: i for i, name in enumerate(self.names)}
-        self.plan = tuple((index[p.name], self._converter(p)) for p in proto.inputs)
+        # pyACL drops array counts and @caller fields; a face with a ``c_face`` takes every C input
+        self.c_face = hasattr(face, "c_face")
+        inputs = proto.py_inputs if pyacl and not self.c_face else proto.inputs
+        self.face = getattr(face, "c_face", face)
+        self.plan = tuple((index[p.name], self._converter(p)) for p in inputs)
         self.in_c = written_in_c(proto)
         self.outputs = tuple((index[p.name], p, element_ctype(p)) for p in proto.outputs)
         self.handle_outs = tuple(i for i, p in enumerate(proto.outputs) if p.ctype.kind == "handle")
@@ -76,8 +82,10 @@ class Forward:
         if kind == "value":  # aclCreateScalar's value: the dtype's bytes at the address
             at = self.names.index("dataType")
             return lambda value, args, handles: ctypes.string_at(value, type_size(int(args[at]))) if value else None
-        if kind == "str" and self.pyacl:
+        if kind == "str" and self.pyacl and not self.c_face:
             return lambda value, args, handles: "" if value is None else value  # aclInit(NULL): no file
+        if kind == "callback":  # a C function pointer: void (*)(void *userData), called through ctypes
+            return lambda value, args, handles: _C_CALLBACK(value) if value else None
         return None
 
     def _array(self, param: Param, address: int, args: tuple[Any, ...], handles: HandleTable) -> Any:
@@ -145,7 +153,9 @@ class Forward:
     def _as_is(self) -> bool:
         """Whether the forwarder reads the face's result unchanged (numbers only, written in C)."""
         kind = self.proto.ret.kind
-        return kind not in ("handle", "str") and (not self.outputs or (self.in_c and not self.handle_outs))
+        if kind in ("handle", "str", "void", "address"):
+            return False
+        return not self.outputs or (self.in_c and not self.handle_outs)
 
     def _result(self, value: Any, args: tuple[Any, ...]) -> Any:
         """The face's result as the forwarder reads it: a number, or (out-values..., status)."""
@@ -154,6 +164,10 @@ class Forward:
             return process.current().c_handles.address(value)
         if kind == "str":
             return _c_string(process.current().c_handles, value)
+        if kind == "void":
+            return 0
+        if kind == "address":
+            return int(value or 0)
         if not self.outputs:
             return value
         if self.in_c:
@@ -180,6 +194,10 @@ class Forward:
             ctypes.c_void_p.from_address(address).value = buffer
             if param.count:
                 ctypes.c_uint64.from_address(named[param.count]).value = len(items)
+            return
+        if param.ctype.kind == "struct":  # a dict of int32 fields, written in the struct's field order
+            fields = STRUCTS[param.ctype.element or ""]
+            (ctypes.c_int32 * len(fields)).from_address(address)[:] = [int(value[snake(f)]) for f in fields]
             return
         if ctype is ctypes.c_void_p:
             ctypes.c_void_p.from_address(address).value = int(value) or None

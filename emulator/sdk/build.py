@@ -32,7 +32,7 @@ from emulator.capi import META, RUNTIME, Proto
 from emulator.engine.opp.discovery import shipped_opp_path
 from emulator.kernels import REGISTRY
 from emulator.sdk.forwarders import render_forwarders
-from emulator.sdk.headers import render_headers
+from emulator.sdk.headers import KNOWN_HEADERS, render_headers
 
 HERE = Path(__file__).resolve().parent
 STANDARD = ("libascendcl.so", "libnnopbase.so", "libopapi.so", "libopapi_math.so", "libopapi_nn.so",
@@ -150,8 +150,9 @@ def build(prefix: Path | None = None, *, force: bool = False) -> Sdk:
         "opapi": tuple(REGISTRY.prototypes()),
     }
     op_headers = sorted({entry.header for entry in REGISTRY.entries.values()})
+    includes = {"opapi": op_headers, "ascendcl": sorted({p.header for p in RUNTIME} - set(KNOWN_HEADERS))}
     for name, protos in groups.items():
-        (src / f"{name}.c").write_text(render_forwarders(protos, op_headers if name == "opapi" else ()))
+        (src / f"{name}.c").write_text(render_forwarders(protos, includes.get(name, ())))
     common = ["-shared", "-fPIC", "-O2", "-Wall", f"-I{sdk.include}", *cflags]
     _compile(cc, [*common, str(src / "core.c"), "-o", str(sdk.lib64 / "libopbase_emu.so"),
                   "-Wl,-soname,libopbase_emu.so", *ldflags, "-lpthread"])  # fmt: skip

@@ -29,7 +29,15 @@ RUNTIME_ENUMS: dict[str, tuple[str, ...]] = {
     "aclrtEventStatus": ("ACL_EVENT_STATUS_",),
     "aclrtEventRecordedStatus": ("ACL_EVENT_RECORDED_STATUS_",),
     "aclrtStreamStatus": ("ACL_STREAM_STATUS_",),
+    "aclrtCallbackBlockType": ("ACL_CALLBACK_",),
 }
+BASE_ENUMS: dict[str, tuple[str, ...]] = {"aclLogLevel": ("=ACL_DEBUG", "=ACL_INFO", "=ACL_WARNING", "=ACL_ERROR")}
+BASE_TYPEDEFS = ("typedef struct aclDataBuffer aclDataBuffer;", "typedef struct aclTensorDesc aclTensorDesc;")
+# aclAppLog with the caller's location, as the documented macro is used
+APP_LOG_MACRO = (
+    "#define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)"
+)
+KNOWN_HEADERS = ("acl/acl_base.h", "acl/acl_rt.h", "acl/acl.h")
 # Handles are opaque; these typedefs are what the documented API exposes of them.
 RUNTIME_TYPEDEFS = (
     "typedef void *aclrtStream;",
@@ -38,6 +46,10 @@ RUNTIME_TYPEDEFS = (
     "typedef int aclrtDevAttr;",
     "typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;",
     "typedef void (*aclrtCallback)(void *userData);",
+    "typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;",
+    "typedef struct aclrtUtilizationInfo {\n    int32_t cubeUtilization;\n    int32_t vectorUtilization;\n"
+    "    int32_t aicpuUtilization;\n    int32_t memoryUtilization;\n"
+    "    aclrtUtilizationExtendInfo *utilizationExtend;\n} aclrtUtilizationInfo;",
 )
 META_TYPES = ("aclTensor", "aclScalar", "aclIntArray", "aclFloatArray", "aclBoolArray", "aclTensorList",
               "aclScalarList", "aclOpExecutor")  # fmt: skip
@@ -105,7 +117,12 @@ def render_headers(registry: OpRegistry) -> dict[str, str]:
         "",
         *_enum("aclDataType", _members(aclDataType)),
         *_enum("aclFormat", _members(aclFormat)),
+        *BASE_TYPEDEFS,
+        "",
+        *(line for name, prefixes in BASE_ENUMS.items() for line in _enum(name, _runtime_enum_members(prefixes))),
         *(declaration(p) for p in RUNTIME if p.header == "acl/acl_base.h"),
+        "",
+        APP_LOG_MACRO,
     ]
     headers["acl/acl_base.h"] = _file("acl/acl_base.h", ("<stdint.h>", "<stddef.h>", "<stdbool.h>"), base)
     rt = [*RUNTIME_TYPEDEFS, ""]
@@ -121,6 +138,8 @@ def render_headers(registry: OpRegistry) -> dict[str, str]:
         *(declaration(p) for p in RUNTIME if p.header == "acl/acl.h"),
     ]
     headers["acl/acl.h"] = _file("acl/acl.h", ('"acl_base.h"', '"acl_rt.h"'), acl)
+    for header in sorted({p.header for p in RUNTIME} - set(KNOWN_HEADERS)):  # acl/ops/acl_dvpp.h …
+        headers[header] = _file(header, ('"acl/acl.h"',), [declaration(p) for p in RUNTIME if p.header == header])
     meta = [
         "typedef int32_t aclnnStatus;",
         "",

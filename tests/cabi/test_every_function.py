@@ -27,10 +27,12 @@ from conftest import compile_program, environment, run
 from emulator.capi import META, RUNTIME, Proto
 from emulator.kernels import REGISTRY
 from emulator.sdk.build import Sdk
+from emulator.sdk.headers import KNOWN_HEADERS
 
 OWNERS = {"libascendcl.so": RUNTIME, "libnnopbase.so": META}
 OP_LIBRARIES = ("libopapi.so", "libopapi_math.so", "libopapi_nn.so")
 LENGTH = 2  # what a count parameter says when its array is null: a bad input, not an empty one
+POINTERS = ("handle", "str", "address")  # what a C function returns as a pointer (shown as ptr / null)
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,9 @@ class Call:
 
     def c_line(self) -> str:
         call = f"{self.proto.c_name}({', '.join(self.c_arguments())})"
-        if self.proto.ret.kind in ("handle", "str"):
+        if self.proto.ret.kind == "void":
+            return f'    reset(); {call}; say("{self.label}", "void");'
+        if self.proto.ret.kind in POINTERS:
             return f'    reset(); {{ const void *r = {call}; say("{self.label}", r ? "ptr" : "null"); }}'
         return f'    reset(); {{ int r = (int){call}; char s[16]; snprintf(s, 16, "%d", r); say("{self.label}", s); }}'
 
@@ -83,6 +87,7 @@ def c_program(calls: list[Call]) -> str:
         "#include <string.h>",
         '#include "acl/acl.h"',
         '#include "aclnn/aclnn_base.h"',
+        *(f'#include "{header}"' for header in sorted({p.header for p in RUNTIME} - set(KNOWN_HEADERS))),
         *(f'#include "{header}"' for header in headers),
         "static unsigned char outs[8][64];",
         "static void reset(void) { memset(outs, 0, sizeof(outs)); }",
@@ -101,12 +106,17 @@ def c_program(calls: list[Call]) -> str:
 
 
 # -- the oracle: the same calls through the Python faces, in a fresh process ---------------------
-def _face_arguments(proto: Proto, counts: set[str], pyacl: bool) -> list[Any]:
+def _face_arguments(proto: Proto, counts: set[str], pyacl: bool, c_face: bool) -> list[Any]:
+    """What the bridge hands the face for null / zero C arguments (pyACL faces take their own inputs)."""
     args: list[Any] = []
-    for param in proto.inputs:
+    for param in proto.py_inputs if pyacl and not c_face else proto.inputs:
         kind = param.ctype.kind
-        if "*" in param.c_decl and kind != "address":
-            args.append("" if kind == "str" and pyacl else None)  # aclInit(NULL): no configuration file
+        if kind == "callback":
+            args.append(None)  # a null function pointer
+        elif kind == "object":
+            args.append(0)  # a null user-data pointer comes through as its address
+        elif "*" in param.c_decl and kind != "address":
+            args.append("" if kind == "str" and pyacl and not c_face else None)  # aclInit(NULL): no file
         elif kind == "address":
             args.append(0)
         elif kind == "bool":
@@ -130,9 +140,11 @@ def oracle(labels: list[str]) -> list[str]:
         if call.null_outs:
             results.append(f"{label} {call.proto.failure} 0")  # the forwarder's C check: no call made
             continue
-        value = forward.face(*_face_arguments(call.proto, call.counts(), forward.pyacl))
-        if call.proto.ret.kind in ("handle", "str"):
-            shown = "null" if value is None else "ptr"
+        value = forward.face(*_face_arguments(call.proto, call.counts(), forward.pyacl, forward.c_face))
+        if call.proto.ret.kind == "void":
+            shown = "void"
+        elif call.proto.ret.kind in POINTERS:
+            shown = "null" if not value else "ptr"
         else:
             shown = str(int(value[-1] if isinstance(value, tuple) else value))
         message = acl.get_recent_err_msg()

@@ -57,11 +57,17 @@ def test_every_face_function_is_in_the_table() -> None:
 
 @pytest.mark.parametrize("proto", ALL, ids=lambda p: p.c_name)
 def test_every_parameter_is_checked(proto: Proto) -> None:
-    """Each input, given a value its C type refuses, raises TypeError naming it; nothing runs."""
+    """Each input, given a value its C type refuses, raises TypeError naming it; nothing runs.
+
+    The pyACL face takes its own inputs (no array counts, no @caller fields); a callback's user data
+    takes any object, so it has no wrong value.
+    """
     fn = face_function(proto)
-    inputs = proto.inputs
+    inputs = proto.inputs if proto.py_name is None else proto.py_inputs
     with process.fresh() as emu:
         for index, param in enumerate(inputs):
+            if param.ctype.kind == "object":
+                continue
             args = [valid_value(p) for p in inputs]
             args[index] = wrong_value(param)
             with pytest.raises(TypeError, match=param.name):

@@ -1,4 +1,4 @@
-"""``acl.rt``: devices, contexts, streams, events and memory (aclrt* in snake_case)."""
+"""``acl.rt``: devices, contexts, streams, events, memory and host callbacks (aclrt* in snake_case)."""
 
 from emulator.acl.rt.contexts import (
     create_context,
@@ -11,6 +11,7 @@ from emulator.acl.rt.devices import (
     get_device,
     get_device_count,
     get_device_info,
+    get_device_utilization_rate,
     get_last_error,
     get_run_mode,
     peek_at_last_error,
@@ -47,6 +48,7 @@ from emulator.acl.rt.memory import (
     memset,
     memset_async,
 )
+from emulator.acl.rt.reports import launch_callback, process_report, subscribe_report, unsubscribe_report
 from emulator.acl.rt.streams import (
     create_stream,
     create_stream_with_config,
@@ -76,9 +78,11 @@ __all__ = [
     "get_device",
     "get_device_count",
     "get_device_info",
+    "get_device_utilization_rate",
     "get_last_error",
     "get_mem_info",
     "get_run_mode",
+    "launch_callback",
     "malloc",
     "malloc_align32",
     "malloc_cached",
@@ -88,6 +92,7 @@ __all__ = [
     "memset",
     "memset_async",
     "peek_at_last_error",
+    "process_report",
     "query_event",
     "query_event_status",
     "record_event",
@@ -98,10 +103,12 @@ __all__ = [
     "set_device",
     "stream_query",
     "stream_wait_event",
+    "subscribe_report",
     "synchronize_device",
     "synchronize_device_with_timeout",
     "synchronize_event",
     "synchronize_event_with_timeout",
     "synchronize_stream",
     "synchronize_stream_with_timeout",
+    "unsubscribe_report",
 ]

@@ -103,3 +103,17 @@ def _last_error_thread(level: int, func: str) -> ThreadState:
     if level != 0:
         raise AclInvalidValue(func, level, "level", "ACL_RT_THREAD_LEVEL(0)")
     return process.current().runtime.thread
+
+
+@acl_api("aclrtGetDeviceUtilizationRate")
+def get_device_utilization_rate(device_id: int) -> tuple[dict[str, int], int]:
+    """``utilization_info, ret``: a dict of the aclrtUtilizationInfo fields, in percent.
+
+    The simulated device works only while a host call drives it (a synchronisation runs the
+    queued tasks to completion before it returns), so at any moment a host thread can ask, its
+    Cube, Vector and AI CPU are idle: 0. Memory utilisation is reserved in the real API and
+    reads -1.
+    """
+    process.current().runtime.check_device_id(device_id)
+    info = {"cube_utilization": 0, "vector_utilization": 0, "aicpu_utilization": 0, "memory_utilization": -1}
+    return info, OK

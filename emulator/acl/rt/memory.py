@@ -31,28 +31,30 @@ KIND_DIRECTION = {0: Direction.H2H, 1: Direction.H2D, 2: Direction.D2H, 3: Direc
 
 
 # -- allocation ---------------------------------------------------------------------------------
-def _malloc(size: int, policy: int, *, padded: bool) -> tuple[int, int]:
+def allocate(size: int, policy: int, *, padded: bool, tag: str = "user") -> tuple[int, int]:
+    """The aclrtMalloc family's size checks and allocation; acldvppMalloc shares them with its own tag."""
+    """The aclrtMalloc family's checks and allocation (acldvppMalloc uses it too, with its own tag)."""
     if size == 0:
         raise AclInvalidValue("aclMallocMemInner", 0, "size", "must be greater than 0")
     if size + 32 + process.current().runtime.soc.padding_size > SIZE_MAX or size < 0:
         raise AclInvalidValue("aclMallocMemInner", size, "size", "the padded size must not overflow size_t")
-    return process.current().runtime.malloc(size, policy, padded=padded), OK
+    return process.current().runtime.malloc(size, policy, padded=padded, tag=tag), OK
 
 
 @acl_api("aclrtMalloc")
 def malloc(size: int, policy: int) -> tuple[int, int]:
-    return _malloc(size, policy, padded=True)
+    return allocate(size, policy, padded=True)
 
 
 @acl_api("aclrtMallocCached")
 def malloc_cached(size: int, policy: int) -> tuple[int, int]:
-    return _malloc(size, policy, padded=True)
+    return allocate(size, policy, padded=True)
 
 
 @acl_api("aclrtMallocAlign32")
 def malloc_align32(size: int, policy: int) -> tuple[int, int]:
     """Rounded to 32 bytes without the SoC's padding."""
-    return _malloc(size, policy, padded=False)
+    return allocate(size, policy, padded=False)
 
 
 @acl_api("aclrtFree")
@@ -200,7 +202,7 @@ def memcpy_async(dst: int, dest_max: int, src: int, count: int, kind: int, strea
     if dst == src:
         return OK
     if AddressKind.UNREGISTERED in (dst_kind, src_kind):
-        device.synchronize_stream(sid)
+        runtime.synchronize_stream(device, sid)  # after the stream's blocking callbacks, as on a card
         device.copy(dst, src, count, direction, None)
     else:
         device.copy(dst, src, count, direction, StreamId(sid))

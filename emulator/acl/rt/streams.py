@@ -6,6 +6,7 @@ from emulator import process
 from emulator.acl.constants import ACL_STREAM_STATUS_COMPLETE, ACL_STREAM_STATUS_NOT_READY
 from emulator.boundary import acl_api
 from emulator.device.errors import InvalidValue
+from emulator.device.interface import StreamId
 from emulator.errors import AclNullPointer, AclTimeoutInvalid
 from emulator.status import AclError
 
@@ -65,10 +66,10 @@ def synchronize_stream_with_timeout(stream: int, timeout: int) -> int:
 
 def _synchronize(stream: int, timeout: int) -> None:
     runtime = process.current().runtime
-    device, sid = runtime.resolve_stream(stream, submit=False)
+    device, key = runtime.stream_key(stream, submit=False)
     if stream and runtime.stream_flags(stream) & NO_WAIT_FLAGS:
         return
-    device.synchronize_stream(sid, timeout)
+    runtime.synchronize_stream(device, StreamId(key[1]), timeout)  # blocking callbacks first: they hold it
 
 
 @acl_api("aclrtStreamQuery")

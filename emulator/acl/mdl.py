@@ -1,0 +1,5 @@
+"""``acl.mdl``: out of scope (offline models); every call gives 207000 (emulator.acl.unsupported)."""
+
+from emulator.acl.unsupported import module_getattr
+
+__getattr__ = module_getattr("acl.mdl")
