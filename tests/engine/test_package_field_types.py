@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import write_package
 from test_kernel_mgr import Recorder, call, recorded_op
 
 from emulator import process
 from emulator.engine.opp import JsonRefused, read_binary_config
 from emulator.engine.opp.ops_info_schema import ops_info_problem
+from emulator.kernels.build_opp import write_custom_package
 
 SOCDIR = "ascend910b"
 CONFIG = "emu_test_parse.json"
@@ -77,7 +77,7 @@ BIN_EXTRA: list[tuple[str, Any, str]] = [
 @pytest.fixture
 def package(tmp_path: Path) -> Path:
     """A custom package of the recorded op, written before the process starts (ops-info is read then)."""
-    return write_package(tmp_path / "pkg", [recorded_op(Recorder())], SOCDIR)
+    return write_custom_package(tmp_path / "pkg", [recorded_op(Recorder())], (SOCDIR,))
 
 
 def _config_file(package: Path) -> Path:
