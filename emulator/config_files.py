@@ -45,7 +45,10 @@ def read_config_text(path: str | os.PathLike[str], *, limit: int = MAX_CONFIG_BY
         raise ConfigFileRefused(too_big, unreadable=True)
     try:
         with open(resolved, "rb") as file:
-            data = file.read(limit + 1)  # a file that grew since the stat is still read only this far
+            # sized by the stat, not the limit: read(n) allocates n bytes before it reads any
+            data = file.read(min(info.st_size, limit) + 1)
+            if len(data) > info.st_size:  # it grew since the stat: still read only this far
+                data += file.read(limit + 1 - len(data))
     except OSError as exc:
         raise ConfigFileRefused(exc.strerror or str(exc), unreadable=True) from None
     if len(data) > limit:

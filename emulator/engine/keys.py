@@ -11,6 +11,7 @@ customized simplified-key mode (``simplifiedKeyMode`` 2) is not emulated: such o
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -96,16 +97,28 @@ def _is_any(value: Any) -> bool:
     return value is None or value == "ALL" or value == []
 
 
+def _f32(value: float) -> bytes:
+    """A number as a C float's 4 bytes: out of float range is an infinity, as the C cast gives."""
+    try:
+        return struct.pack("<f", value)
+    except OverflowError:
+        return struct.pack("<f", math.copysign(math.inf, value))
+
+
 def encode_attr_value(value: Any, kind: str) -> bytes:
-    """One attribute's key bytes: bool 1 byte, float float32, integer int64, list '[' len ']', string chars."""
+    """One attribute's key bytes: bool 1 byte, float float32, integer int64, list '[' len ']', string chars.
+
+    Total over JSON values: a package file may give an attribute any of them (a ``float`` attr
+    whose value is a string, an integer past 64 bits), and a key must come out, never an exception.
+    """
     if kind == "bool" or isinstance(value, bool):
         return bytes([1 if value else 0])
-    if kind == "float" or isinstance(value, float):
-        return struct.pack("<f", float(value))
-    if isinstance(value, int):
-        return struct.pack("<q", value)
     if isinstance(value, list | tuple):
         return b"[" + bytes([len(value) & 0xFF]) + b"]"
+    if isinstance(value, float) or (kind == "float" and isinstance(value, int)):
+        return _f32(value)
+    if isinstance(value, int):
+        return struct.pack("<Q", value & 0xFFFF_FFFF_FFFF_FFFF)  # the int64's bytes; a wider number wraps as in C
     return str(value).encode()
 
 
@@ -168,8 +181,8 @@ class KeySchema:
                     seen[i] = value
                 elif isinstance(value, list) and isinstance(seen[i], list):
                     included[i] |= len(value) != len(seen[i])
-                elif isinstance(seen[i], float):  # compared as 4-byte floats when the first value was a float
-                    included[i] |= struct.pack("<f", float(value)) != struct.pack("<f", seen[i])
+                elif isinstance(seen[i], float) and isinstance(value, int | float):  # compared as 4-byte floats
+                    included[i] |= _f32(value) != _f32(seen[i])
                 elif value != seen[i]:
                     included[i] = True
         self.attr_included = included

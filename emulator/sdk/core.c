@@ -13,6 +13,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,8 +86,31 @@ static int opbase_emu_import(void) {
     return opbase_emu_bridge_entry != NULL && opbase_emu_bridge_exit != NULL;
 }
 
+/* The program's signal dispositions, kept across the interpreter's start. A C library must not take
+ * the program's signals: with its default action SIGINT ends a C program, and a handler the program
+ * installed is the program's. install_signal_handlers = 0 is not enough: importing Python's signal
+ * module (the emulator's modules do) still puts its KeyboardInterrupt handler on a SIGINT left at
+ * SIG_DFL, and a Ctrl-C would then become an exception inside whatever call the program was in. */
+static struct sigaction opbase_emu_dispositions[NSIG];
+
+static void opbase_emu_save_signals(void) {
+    for (int sig = 1; sig < NSIG; sig++) {
+        sigaction(sig, NULL, &opbase_emu_dispositions[sig]);
+    }
+}
+
+static void opbase_emu_restore_signals(void) {
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction now;
+        if (sigaction(sig, NULL, &now) == 0 && now.sa_handler != opbase_emu_dispositions[sig].sa_handler) {
+            sigaction(sig, &opbase_emu_dispositions[sig], NULL);
+        }
+    }
+}
+
 static void opbase_emu_start(void) {
     if (!Py_IsInitialized()) {
+        opbase_emu_save_signals();
         PyConfig config;
         PyConfig_InitPythonConfig(&config);
         config.install_signal_handlers = 0; /* the program's signals stay the program's */
@@ -101,6 +125,7 @@ static void opbase_emu_start(void) {
         }
         opbase_emu_owner = 1;
         int ok = opbase_emu_import();
+        opbase_emu_restore_signals();
         if (!ok) {
             opbase_emu_fail("emulator.sdk.bridge did not import (the traceback is above)");
         }
@@ -179,7 +204,13 @@ PyObject *opbase_emu_run(opbase_emu_entry *entry, PyObject **argv, size_t n) {
         if (entry->fn != NULL) {
             result = PyObject_Vectorcall(entry->fn, argv, n | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
         }
-        if (result == NULL) { /* the bridge turns every error into a status: this is a bug, said once */
+        if (result == NULL && !opbase_emu_owner && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+            /* a Python program's Ctrl-C (only a Python host has Python's SIGINT handler) arrived inside
+             * the call: the call fails with its status, and the interrupt is raised again for the
+             * Python caller once the library returns to it, as with a real C library's call */
+            PyErr_Clear();
+            PyErr_SetInterrupt();
+        } else if (result == NULL) { /* the bridge turns every error into a status: this is a bug, said once */
             PyErr_Print();
         }
     }

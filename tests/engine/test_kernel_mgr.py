@@ -273,7 +273,7 @@ def entry(
         "attrs": attrs or [],
         **fields,
     }
-    return BinEntry.model_validate(data)
+    return BinEntry.from_json(data)
 
 
 def context_parts(keys: list[bytes]) -> set[bytes]:
@@ -324,7 +324,7 @@ def test_tensor_part_is_dtype_and_format_bytes() -> None:
 def test_dtype_byte_mode_uses_the_type_size() -> None:
     """With dtype_match_mode DtypeByte the dtype byte is the type's size."""
     data = {"dtype": "float16", "format": "ND", "shape": [-1], "dtype_match_mode": "DtypeByte"}
-    e = BinEntry.model_validate(
+    e = BinEntry.from_json(
         {"binInfo": {"jsonFilePath": "a/b.json"}, "inputs": [data], "outputs": [data], "deterministic": "false"}
     )
     assert KeySchema.from_bins([e]).build_keys(e) == [b"0/2/" + bytes([2, FORMAT_ND, 2, FORMAT_ND])]

@@ -8,7 +8,10 @@ binary-config search and the kernel JSON of each bin. Module map:
 - ``vendors``: ``vendors/config.ini``.
 - ``discovery``: the root and the package list.
 - ``jsonio``: JSON reads, RFC 7386 merge patch, refusal records.
-- ``binconfig``: binary-config models and file names.
+- ``jsonstream``: one array member of a big JSON object, decoded an item at a time.
+- ``jsontypes``: one field read with the JSON type it must have, or a reason naming it.
+- ``binconfig``: binary-config records and file names.
+- ``ops_info_schema``, ``kernel_schema``: the field types an ops-info / kernel JSON file must have.
 - ``loader``: ``LoadAllOppPackage`` and ``OppPackages``.
 
 Fidelity notes are in each module; the one project-wide difference from the real code (bad files

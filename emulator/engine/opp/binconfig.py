@@ -1,12 +1,20 @@
 """Binary-config JSON (``kernel/config/<socdir>/<file>.json``) and the file names opbase looks for.
 
-Emulates ``KernelMgr``'s reading of a binary-config file as
-pydantic models. Field names are snake_case with the real JSON names as aliases, so a model prints
-with the names a learner sees in the file (``model_dump(by_alias=True)``).
+Emulates ``KernelMgr``'s reading of a binary-config file. An entry is read into small frozen,
+slotted records (field names are snake_case; the JSON names are in ``BinEntry.from_json``).
+
+Why not a validating model library: a real package may ship a ``binList`` of a hundred thousand
+entries, and a per-entry model validation cost ~140 µs and ~6.6 KiB each (17 s and 850 MB for a
+file under the 64 MiB cap). The file is decoded an entry at a time (``jsonstream``) and each
+entry is checked with one ``isinstance`` per field it has, then kept as these records: the load
+is one linear pass whose peak is the text plus the records (see docs/reliability.md for figures).
 
 Fidelity notes:
-- Fields the real reader ignores (``ori_format``, ``ori_shape``, ``staticKey``…) are kept
-  (``extra="allow"``), never rejected.
+- Fields the real reader ignores (``ori_format``, ``ori_shape``…) are accepted whatever they hold
+  and not kept.
+- A field the emulator reads, of the wrong JSON type, refuses the whole file with a reason naming
+  the field (``binList[3].inputs[0].dtype is a number, not a string``), as a file that does not
+  parse is refused; the op's search then goes on to its next candidate file.
 - A dtype or format string outside the accepted lists does not refuse the file: the real reader fails only
   the key of that one bin (561111 / 561110). ``BinTensor.ge_dtype`` / ``ge_format`` give ``None``
   for such strings so the key builder can do the same.
@@ -15,12 +23,14 @@ Fidelity notes:
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
-
-from emulator.engine.opp.jsonio import JsonRefused, read_json_object
+from emulator.engine.opp.jsonio import JsonRefused, read_package_text
+from emulator.engine.opp.jsonstream import array_member
+from emulator.engine.opp.jsontypes import FieldTypeError, as_object, opt_int, opt_list, opt_object, opt_str
 
 _PLAIN_DTYPES = (
     "float16", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "double", "string",
@@ -46,21 +56,81 @@ FORMAT_STRINGS: dict[str, str] = {"ALL": "FORMAT_ND", **{name: f"FORMAT_{name}" 
 """The accepted binary-config format strings → GE format name (``ALL`` reads as ND)."""
 
 
-class _Loose(BaseModel):
-    model_config = ConfigDict(extra="allow", populate_by_name=True, frozen=True)
+_NAMES: dict[str | None, str | None] = {}
+_TENSORS: dict[tuple[Any, ...], BinTensor] = {}
+_TENSOR_FIELDS = ("name", "index", "dtype", "format", "paramType", "shape", "format_match_mode", "dtype_match_mode")
+_MAX_SHARED = 4096  # a hostile file of unique values must not grow the shared tables without end
 
 
-class BinTensor(_Loose):
+def _name(data: dict[str, Any], key: str, where: str) -> str | None:
+    """A name field, one copy of each string: a hundred thousand entries repeat a handful of names."""
+    value = opt_str(data, key, where)
+    return _NAMES.setdefault(value, value) if len(_NAMES) < _MAX_SHARED else _NAMES.get(value, value)
+
+
+def _ints(data: dict[str, Any], key: str, where: str) -> list[int] | None:
+    values = opt_list(data, key, where)
+    for i, value in enumerate(values or ()):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise FieldTypeError(f"{where}.{key}[{i}]", value, "an integer")
+    return values
+
+
+def _strs(data: dict[str, Any], key: str, where: str) -> list[str] | None:
+    values = opt_list(data, key, where)
+    for i, value in enumerate(values or ()):
+        if not isinstance(value, str):
+            raise FieldTypeError(f"{where}.{key}[{i}]", value, "a string")
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class BinTensor:
     """One tensor of a ``binList`` entry."""
 
     name: str | None = None
     index: int | None = None
     dtype: str | None = None
     format: str | None = None
-    param_type: str | None = Field(default=None, alias="paramType")
+    param_type: str | None = None
     shape: list[int] | None = None
     format_match_mode: str | None = None
     dtype_match_mode: str | None = None
+
+    @classmethod
+    def from_json(cls, value: Any, where: str) -> BinTensor:
+        """A tensor from its JSON; equal tensors share one record (bins repeat a few combinations)."""
+        try:
+            key = tuple(map(value.get, _TENSOR_FIELDS))
+            index, shape = key[1], key[5]
+            if type(shape) is list:
+                key = (*key[:5], tuple(shape), *key[6:])
+            hit = _TENSORS[key]
+            # a key is equal for true and 1 (or 1.0 and 1): a hit proves the strings, not the numbers
+            if (index is None or type(index) is int) and (shape is None or all(type(d) is int for d in shape)):
+                return hit
+            return cls._checked(value, where)
+        except KeyError:
+            tensor = cls._checked(value, where)
+            if len(_TENSORS) < _MAX_SHARED:
+                _TENSORS[key] = tensor
+            return tensor
+        except (AttributeError, TypeError):  # not an object, or a field no record can hold
+            return cls._checked(value, where)
+
+    @classmethod
+    def _checked(cls, value: Any, where: str) -> BinTensor:
+        data = as_object(value, where)
+        return cls(
+            _name(data, "name", where),
+            opt_int(data, "index", where),
+            _name(data, "dtype", where),
+            _name(data, "format", where),
+            _name(data, "paramType", where),
+            _ints(data, "shape", where),
+            _name(data, "format_match_mode", where),
+            _name(data, "dtype_match_mode", where),
+        )
 
     @property
     def ge_dtype(self) -> str | None:
@@ -73,42 +143,82 @@ class BinTensor(_Loose):
         return FORMAT_STRINGS.get(self.format) if self.format is not None else None
 
 
-def _null_slot(value: Any) -> Any:
-    return None if isinstance(value, dict) and value.get("type") == "null" else value
-
-
-TensorSlot = Annotated[BinTensor | list[BinTensor] | None, BeforeValidator(_null_slot)]
+TensorSlot = BinTensor | list[BinTensor] | None
 """A tensor position: a tensor, a list of tensors (dynamic input), or ``None`` (absent optional)."""
 
 
-class BinAttr(_Loose):
+def _slot(value: Any, where: str) -> TensorSlot:
+    if value is None or (isinstance(value, dict) and value.get("type") == "null"):
+        return None
+    if isinstance(value, list):
+        return [BinTensor.from_json(item, f"{where}[{i}]") for i, item in enumerate(value)]
+    if isinstance(value, dict):
+        return BinTensor.from_json(value, where)
+    raise FieldTypeError(where, value, "an object, an array or null")
+
+
+def _slots(data: dict[str, Any], key: str, where: str) -> list[TensorSlot]:
+    return [_slot(value, f"{where}.{key}[{i}]") for i, value in enumerate(opt_list(data, key, where) or ())]
+
+
+@dataclass(frozen=True, slots=True)
+class BinAttr:
     """One attribute of a ``binList`` entry; ``null``, ``"ALL"`` and ``[]`` values mean "any value"."""
 
     name: str | None = None
     dtype: str | None = None
     value: Any = None
 
+    @classmethod
+    def from_json(cls, value: Any, where: str) -> BinAttr:
+        data = as_object(value, where)
+        return cls(_name(data, "name", where), _name(data, "dtype", where), data.get("value"))
 
-class BinInfo(_Loose):
-    json_file_path: str | None = Field(default=None, alias="jsonFilePath")
+
+@dataclass(frozen=True, slots=True)
+class BinInfo:
+    json_file_path: str | None = None
 
 
-class BinEntry(_Loose):
+@dataclass(frozen=True, slots=True)
+class BinEntry:
     """One pre-compiled binary and the dtype/format/attr combination it serves."""
 
-    bin_info: BinInfo = Field(default_factory=BinInfo, alias="binInfo")
-    inputs: list[TensorSlot] = Field(default_factory=list)
-    outputs: list[TensorSlot] = Field(default_factory=list)
-    attrs: list[BinAttr] = Field(default_factory=list)
+    bin_info: BinInfo = BinInfo()
+    inputs: list[TensorSlot] = dataclasses.field(default_factory=list)
+    outputs: list[TensorSlot] = dataclasses.field(default_factory=list)
+    attrs: list[BinAttr] = dataclasses.field(default_factory=list)
     deterministic: Any = None
-    impl_mode: str | None = Field(default=None, alias="implMode")
-    int64_mode: Any = Field(default=None, alias="int64Mode")
-    static_key: str | None = Field(default=None, alias="staticKey")
-    simplified_key_mode: int | None = Field(default=None, alias="simplifiedKeyMode")
-    simplified_key: list[str] | None = Field(default=None, alias="simplifiedKey")
-    optional_input_mode: str | None = Field(default=None, alias="optionalInputMode")
-    dynamic_param_mode: str | None = Field(default=None, alias="dynamicParamMode")
-    op_mode: str | None = Field(default=None, alias="opMode")
+    impl_mode: str | None = None
+    int64_mode: Any = None
+    static_key: str | None = None
+    simplified_key_mode: int | None = None
+    simplified_key: list[str] | None = None
+    optional_input_mode: str | None = None
+    dynamic_param_mode: str | None = None
+    op_mode: str | None = None
+
+    @classmethod
+    def from_json(cls, value: Any, where: str = "entry") -> BinEntry:
+        """An entry from its parsed JSON; ``FieldTypeError`` names the first field of the wrong type."""
+        data = as_object(value, where)
+        info = opt_object(data, "binInfo", where) or {}
+        attrs = opt_list(data, "attrs", where) or ()
+        return cls(
+            BinInfo(opt_str(info, "jsonFilePath", f"{where}.binInfo")),
+            _slots(data, "inputs", where),
+            _slots(data, "outputs", where),
+            [BinAttr.from_json(attr, f"{where}.attrs[{i}]") for i, attr in enumerate(attrs)],
+            data.get("deterministic"),
+            _name(data, "implMode", where),
+            data.get("int64Mode"),
+            opt_str(data, "staticKey", where),
+            opt_int(data, "simplifiedKeyMode", where),
+            _strs(data, "simplifiedKey", where),
+            _name(data, "optionalInputMode", where),
+            _name(data, "dynamicParamMode", where),
+            _name(data, "opMode", where),
+        )
 
     @property
     def usable(self) -> bool:
@@ -116,21 +226,30 @@ class BinEntry(_Loose):
         return self.bin_info.json_file_path is not None and ".json" in self.bin_info.json_file_path
 
 
-class BinaryConfig(_Loose):
+@dataclass(frozen=True, slots=True)
+class BinaryConfig:
     """A whole binary-config file: ``{"binList": [entry, ...]}`` (a missing ``binList`` is a load error)."""
 
-    bin_list: list[BinEntry] = Field(alias="binList")
+    bin_list: list[BinEntry]
+
+
+def _entry(value: Any, index: int) -> BinEntry:
+    return BinEntry.from_json(value, f"binList[{index}]")
 
 
 def read_binary_config(path: Path, *, root: Path | None = None) -> BinaryConfig:
-    """Parse and validate one binary-config file; raise ``JsonRefused`` when the real reader would fail."""
-    data = read_json_object(path, root=root)
+    """Parse and check one binary-config file; raise ``JsonRefused`` when the real reader would fail."""
+    text = read_package_text(path, root=root)
     try:
-        return BinaryConfig.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise JsonRefused(path, f"invalid binary config at {where or '<top>'}: {first['msg']}") from None
+        entries, other = array_member(text, "binList", _entry)
+    except FieldTypeError as exc:
+        raise JsonRefused(path, f"invalid binary config: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise JsonRefused(path, f"{type(exc).__name__}: {exc}") from None
+    if entries is None:
+        problem = "binList is missing" if other is None else str(FieldTypeError("binList", other, "an array"))
+        raise JsonRefused(path, f"invalid binary config: {problem}")
+    return BinaryConfig(entries)
 
 
 def with_repo_folder(config: BinaryConfig, repo: str) -> BinaryConfig:
@@ -138,8 +257,7 @@ def with_repo_folder(config: BinaryConfig, repo: str) -> BinaryConfig:
 
     A path without ``/`` gets the folder in front (the C++ ``find`` returns npos, and npos + 1 is 0).
     """
-    entries = [_entry_in_repo(entry, repo) for entry in config.bin_list]
-    return config.model_copy(update={"bin_list": entries})
+    return BinaryConfig([_entry_in_repo(entry, repo) for entry in config.bin_list])
 
 
 def _entry_in_repo(entry: BinEntry, repo: str) -> BinEntry:
@@ -147,8 +265,7 @@ def _entry_in_repo(entry: BinEntry, repo: str) -> BinEntry:
     if path is None or repo in path:
         return entry
     cut = path.find("/") + 1
-    info = entry.bin_info.model_copy(update={"json_file_path": f"{path[:cut]}{repo}/{path[cut:]}"})
-    return entry.model_copy(update={"bin_info": info})
+    return dataclasses.replace(entry, bin_info=BinInfo(f"{path[:cut]}{repo}/{path[cut:]}"))
 
 
 def _is_digit(ch: str) -> bool:

@@ -47,17 +47,16 @@ class JsonRefused(ValueError):
         self.reason = reason
 
 
-def _reject_constant(name: str) -> Any:
+def reject_constant(name: str) -> Any:
     raise ValueError(f"invalid literal {name}")
 
 
-def read_json_object(path: Path, *, root: Path | None = None) -> dict[str, Any]:
-    """Parse one JSON file whose top level must be an object; raise ``JsonRefused`` otherwise.
+def read_package_text(path: Path, *, root: Path | None = None) -> str:
+    """The text of one package file, read as a config is (``emulator.config_files``), or ``JsonRefused``.
 
-    The file is read as a config is (``emulator.config_files``): a regular file of bounded size —
-    a FIFO named ``*.json`` is never opened, ``/dev/zero`` behind a package file's name never read.
-    With ``root`` the file must resolve inside it, so a symlink in a package cannot make it load a
-    file from elsewhere on the machine.
+    A regular file of bounded size only: a FIFO named ``*.json`` is never opened, ``/dev/zero``
+    behind a package file's name never read. With ``root`` the file must resolve inside it, so a
+    symlink in a package cannot make it load a file from elsewhere on the machine.
     """
     if root is not None:
         try:
@@ -67,11 +66,16 @@ def read_json_object(path: Path, *, root: Path | None = None) -> dict[str, Any]:
         if not inside:
             raise JsonRefused(path, f"resolves outside its package ({root})")
     try:
-        text = read_config_text(path, limit=MAX_PACKAGE_JSON_BYTES)
+        return read_config_text(path, limit=MAX_PACKAGE_JSON_BYTES)
     except ConfigFileRefused as exc:
         raise JsonRefused(path, exc.reason) from None
+
+
+def read_json_object(path: Path, *, root: Path | None = None) -> dict[str, Any]:
+    """Parse one package JSON file whose top level must be an object; raise ``JsonRefused`` otherwise."""
+    text = read_package_text(path, root=root)
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=reject_constant)
     except (ValueError, RecursionError) as exc:
         raise JsonRefused(path, f"{type(exc).__name__}: {exc}") from None
     if not isinstance(value, dict):

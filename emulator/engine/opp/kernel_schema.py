@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from emulator.engine.opp.jsontypes import json_type
+
 # the fields the emulator reads, and the JSON type each must have when present
 FIELDS: dict[str, tuple[type, str]] = {
     "kernelList": (list, "an array"),
@@ -24,26 +26,20 @@ FIELDS: dict[str, tuple[type, str]] = {
 }
 
 
-def _json_type(value: Any) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}.get(
-        type(value), "a number" if isinstance(value, int | float) else "null"
-    )
-
-
 def kernel_json_problem(data: dict[str, Any]) -> str | None:
     """Why ``data`` cannot be used as a kernel JSON, or None when it can."""
     for key, (kind, expected) in FIELDS.items():
         value = data.get(key)
         if value is not None and not isinstance(value, kind):
-            return f'"{key}" is {_json_type(value)}, not {expected}'
+            return f'"{key}" is {json_type(value)}, not {expected}'
     for i, kernel in enumerate(data.get("kernelList") or []):
         if not isinstance(kernel, dict):
-            return f'"kernelList"[{i}] is {_json_type(kernel)}, not an object'
+            return f'"kernelList"[{i}] is {json_type(kernel)}, not an object'
     for i, param in enumerate(data.get("parameters") or []):
         if param is None:
             continue
         if not isinstance(param, dict):
-            return f'"parameters"[{i}] is {_json_type(param)}, not an object or null'
+            return f'"parameters"[{i}] is {json_type(param)}, not an object or null'
         dtype = param.get("dtype")
         if dtype is not None:
             try:
@@ -52,5 +48,5 @@ def kernel_json_problem(data: dict[str, Any]) -> str | None:
                 return f'"parameters"[{i}].dtype {dtype!r} is not a data type'
         init = param.get("init_value", 0)
         if isinstance(init, bool) or not isinstance(init, int | float):
-            return f'"parameters"[{i}].init_value is {_json_type(init)}, not a number'
+            return f'"parameters"[{i}].init_value is {json_type(init)}, not a number'
     return None

@@ -32,6 +32,7 @@ from emulator.engine.opp.binconfig import BinaryConfig, candidate_config_names, 
 from emulator.engine.opp.discovery import PackageRecord, discover_packages, kernel_root
 from emulator.engine.opp.jsonio import JsonRefused, Refusal, merge_patch, read_json_object, refuse
 from emulator.engine.opp.kernel_schema import kernel_json_problem
+from emulator.engine.opp.ops_info_schema import ops_info_problem
 from emulator.engine.opp.socdir import soc_directory
 from emulator.status import AclnnStatus
 
@@ -199,7 +200,11 @@ def merge_ops_info(packages: list[PackageRecord], refused: list[Refusal]) -> dic
     merged: dict[str, Any] = {}
     for path, root in reversed(files):
         try:
-            merged = merge_patch(merged, read_json_object(path, root=root))
+            data = read_json_object(path, root=root)
+            problem = ops_info_problem(data)
+            if problem is not None:
+                raise JsonRefused(path, problem)
+            merged = merge_patch(merged, data)
         except JsonRefused as exc:
             refuse(refused, exc.path, exc.reason)
         except RecursionError:
