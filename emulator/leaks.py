@@ -40,6 +40,9 @@ LAYERS: dict[str, tuple[ResourceKind, ...]] = {
         ResourceKind.EVENT,
         ResourceKind.DEVICE_MEMORY,
         ResourceKind.HOST_MEMORY,
+        ResourceKind.VIRTUAL_RANGE,
+        ResourceKind.PHYSICAL_MEMORY,
+        ResourceKind.MODEL_RI,
     ),
     "aclnn objects": (
         ResourceKind.TENSOR,

@@ -35,6 +35,9 @@ class ResourceKind(StrEnum):
     EVENT = "event"
     DEVICE_MEMORY = "device_memory"
     HOST_MEMORY = "host_memory"
+    VIRTUAL_RANGE = "virtual_range"  # aclrtReserveMemAddress
+    PHYSICAL_MEMORY = "physical_memory"  # aclrtMallocPhysical
+    MODEL_RI = "model_ri"  # aclmdlRICaptureEnd
     # aclnn objects
     TENSOR = "tensor"
     SCALAR = "scalar"

@@ -42,10 +42,11 @@ from ..interface import AllocationInfo, DevicePtr, MemInfo, PageKind
 from .backing import POISON, Backing
 from .written import WrittenBytes
 
-__all__ = ["POISON", "Allocation", "Heap"]
+__all__ = ["MAPPING_TAG", "POISON", "Allocation", "Heap"]
 DEVICE_BASE = 0x12C0_0000_0000  # far from any real host mapping on x86-64 / aarch64 Linux
 DEVICE_SPAN = 1 << 40  # each device gets its own terabyte of address space
 FREED_REMEMBERED = 256
+MAPPING_TAG = "vmm mapping"  # an entry of the live table that maps physical memory (not an aclrtMalloc)
 
 
 @dataclass(slots=True)
@@ -143,6 +144,12 @@ class Heap:
 
     def release(self, addr: int) -> Allocation:
         with self._lock:
+            alloc = self._live.get(addr)
+            if alloc is not None and alloc.info.tag == MAPPING_TAG:
+                raise InvalidAddress(
+                    f"free at {addr:#x}: the address is a virtual-memory mapping, unmapped with aclrtUnmapMem",
+                    addr=addr,
+                )
             alloc = self._live.pop(addr, None)
             if alloc is None:
                 raise InvalidAddress(self.describe_bad_address(addr, 0, "free"), addr=addr)
@@ -154,13 +161,44 @@ class Heap:
             alloc.buffer = None  # the mapping goes with the last view of it
         return alloc
 
+    # -- virtual memory (device/simulated/vmm.py keeps the rules) ------------------------------
+    def reserve_addresses(self, size: int, align: int) -> DevicePtr:
+        """A range of this device's address space that no allocation will ever take."""
+        with self._lock:
+            return self._take_address(size, align)
+
+    def charge(self, size: int, what: str) -> None:
+        """Physical memory counted in used / peak, as an aclrtMalloc of whole pages is."""
+        with self._lock:
+            if self.used + size > self.capacity:
+                raise OutOfMemory(f"Failed to allocate {what}.", requested=size, used=self.used, capacity=self.capacity)
+            self.used += size
+            self.peak = max(self.peak, self.used)
+
+    def refund(self, size: int) -> None:
+        with self._lock:
+            self.used -= size
+
+    def insert_mapping(self, alloc: Allocation) -> None:
+        """A mapped range becomes addressable like an allocation: copies and kernels resolve it."""
+        with self._lock:
+            self._live[alloc.addr] = alloc
+            bisect.insort(self._starts, alloc.addr)
+
+    def remove_mapping(self, addr: int) -> Allocation:
+        with self._lock:
+            alloc = self._live.pop(addr)
+            del self._starts[bisect.bisect_left(self._starts, addr)]
+            return alloc
+
     # -- lookups ----------------------------------------------------------------------------
     def get(self, addr: int) -> Allocation | None:
         return self._live.get(addr)
 
     def live(self) -> list[AllocationInfo]:
+        """The live aclrtMalloc allocations (a virtual-memory mapping is not one: its physical memory is)."""
         with self._lock:
-            return [a.info for a in self._live.values()]
+            return [a.info for a in self._live.values() if a.info.tag != MAPPING_TAG]
 
     def containing(self, addr: int, nbytes: int) -> Allocation | None:
         with self._lock:

@@ -41,11 +41,13 @@ from ..errors import (
     NoEventResource,
     NoStreamResource,
     ReportRaisedInTask,
+    StreamCaptured,
     StreamSyncTimeout,
     TaskFailed,
     TaskInterrupted,
 )
 from ..interface import Access, BufferArg, EventId, StreamId
+from .capture import Capture, CaptureMode, Replay, check_sync_call, finish
 
 EVENT_SYNC = 0x1
 EVENT_TIME_LINE = 0x8
@@ -76,6 +78,7 @@ class Stream:
     clock_us: float = 0.0
     error: DeviceError | None = None
     destroyed: bool = False
+    capture: Capture | None = None  # aclmdlRICaptureBegin: tasks are recorded here, not queued
 
 
 @dataclass(slots=True)
@@ -128,6 +131,7 @@ class Scheduler:
 
     def destroy_stream(self, sid: StreamId, *, force: bool) -> None:
         st = self.stream(sid)
+        self.refuse_captured(st, "Stream destruction")
         if force:
             st.pending.clear()
         else:
@@ -156,6 +160,11 @@ class Scheduler:
         st = self.stream(sid)
         self._seq += 1
         task = Task(self._seq, sid, name, run, buffers, duration_us, after, site)
+        if st.capture is not None:  # recorded for the model: each execution enqueues it again
+            st.capture.entries.append(
+                lambda target: self.submit(target, name, run, buffers=buffers, duration_us=duration_us, site=site)
+            )
+            return task
         st.pending.append(task)
         if self.eager:
             self.drain(st, task.seq)
@@ -218,6 +227,7 @@ class Scheduler:
     def synchronize(self, sid: StreamId, timeout_ms: int) -> None:
         self._check_timeout(timeout_ms)
         st = self.stream(sid)
+        self.refuse_captured(st, "Synchronizing a stream")
         if timeout_ms > 0 and self.pending_duration_us(st) > timeout_ms * 1000:
             raise StreamSyncTimeout(
                 f"Stream synchronize timeout. stream={sid:#x}, timeout={timeout_ms}ms",
@@ -295,6 +305,42 @@ class Scheduler:
             if st is not None:
                 self.drain(st, task.seq)
 
+    # -- capture ----------------------------------------------------------------------------
+    @staticmethod
+    def refuse_captured(st: Stream, operation: str) -> None:
+        if st.capture is not None:
+            raise StreamCaptured(
+                f"{operation}: stream {st.sid:#x} during the capture stage is not supported", stream=st.sid
+            )
+
+    def begin_capture(self, sid: StreamId, mode: CaptureMode, thread: int, model: int) -> None:
+        st = self.stream(sid)
+        if st.capture is not None:
+            raise StreamCaptured(
+                f"Stream begin capture: stream {sid:#x} is already in capture status ({st.capture.status.name.lower()})",
+                stream=sid,
+            )
+        st.capture = Capture(mode, thread, model)
+
+    def end_capture(self, sid: StreamId, thread: int) -> list[Replay]:
+        """The captured entries; the stream stops capturing even when the capture was invalidated."""
+        st = self.stream(sid)
+        capture = st.capture
+        try:
+            return finish(sid, capture, thread)
+        finally:
+            if capture is not None and capture.thread == thread:
+                st.capture = None
+
+    def capture_of(self, sid: StreamId) -> Capture | None:
+        return self.stream(sid).capture
+
+    def check_sync_call(self, operation: str, thread: int) -> None:
+        """A synchronous copy or set: refused while a capture whose mode forbids it runs on this device."""
+        captures = [(st.sid, st.capture) for st in self._streams.values() if st.capture is not None]
+        if captures:
+            check_sync_call(captures, operation, thread)
+
     # -- events -----------------------------------------------------------------------------
     def create_event(self, flags: int | None, *, ex: bool) -> EventId:
         """flags None is aclrtCreateEvent: an internal flag set that is both waitable and timed."""
@@ -327,6 +373,9 @@ class Scheduler:
     def record(self, eid: EventId, sid: StreamId) -> None:
         ev = self.event(eid)
         st = self.stream(sid)
+        if st.capture is not None:  # the record happens when the model runs
+            st.capture.entries.append(lambda target: self.record(eid, target))
+            return
 
         def stamp() -> None:
             if ev.timed:
@@ -342,6 +391,10 @@ class Scheduler:
             raise FeatureNotSupported("aclrtResetEvent is not supported for Ex events", event=eid)
         if not ev.waitable:
             raise FeatureNotSupported("the event was not created with ACL_EVENT_SYNC", event=eid)
+        capture = self.stream(sid).capture
+        if capture is not None:
+            capture.entries.append(lambda target: self.reset(eid, target))
+            return
 
         def unrecord() -> None:
             ev.recorded = None
@@ -354,6 +407,10 @@ class Scheduler:
         self.stream(sid)
         if not ev.waitable:
             raise FeatureNotSupported("the event cannot be waited on (no ACL_EVENT_SYNC flag)", event=eid)
+        capture = self.stream(sid).capture
+        if capture is not None:  # which record it waits for is decided when the model runs
+            capture.entries.append(lambda target: self.wait(target, eid))
+            return
         after = (ev.recorded,) if ev.recorded is not None else ()
         self.submit(sid, f"wait_event({eid:#x})", lambda: None, after=after)
 

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from emulator import process
 from emulator.acl import constants, rt, util
+from emulator.acl.model_ri import C_ONLY
 from emulator.boundary import acl_api
 from emulator.config import AclConfig
 from emulator.config_files import JSON_NESTING_LIMIT, ConfigFileRefused, json_depth, read_config_text
@@ -142,6 +143,7 @@ def get_recent_err_msg() -> str | None:
 
 
 __all__ = [
+    "C_ONLY",
     "constants",
     "finalize",
     "finalize_reference",

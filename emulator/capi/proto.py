@@ -25,6 +25,7 @@ from emulator.capi.types import (
     INTEGERS,
     META_HANDLES,
     RUNTIME_HANDLES,
+    STRUCTS,
     VALUE,
     CType,
     array_type,
@@ -92,6 +93,11 @@ class Proto:
         merged = {p.count for p in self.params if p.out and p.count}
         return tuple(p for p in self.params if p.out and p.name not in merged)
 
+    @property
+    def runtime(self) -> bool:
+        """Whether the function is the ACL runtime's (acl/*.h), with or without a pyACL name."""
+        return self.header.startswith("acl/")
+
     def c_signature(self) -> str:
         """The declaration as a header prints it (annotations stripped)."""
         params = ", ".join(p.c_decl for p in self.params) or "void"
@@ -139,6 +145,8 @@ def _param(text: str, counts_out: set[str]) -> Param:
             return Param(name, c_decl, array_type(base, is_const), count=count or None)
         if base in RUNTIME_HANDLES and not is_const:
             return Param(name, c_decl, scalar_type(base), out=True)  # aclrtStream *stream: created here
+        if base in STRUCTS:  # a struct read by the callee (aclrtPhysicalMemProp *prop): a dict in Python
+            return Param(name, c_decl, pointer_type(base, is_const))
         return Param(name, c_decl, pointer_type(base, is_const))
     # T **: an out-parameter, or an array of handles when it is annotated with an input count
     if count is not None and count not in counts_out and base in META_HANDLES:

@@ -146,9 +146,14 @@ ENUMS = (
     "aclrtEventRecordedStatus",
     "aclrtStreamStatus",
     "aclrtFloatOverflowMode",
+    "aclrtMemGranularityOptions",
+    "aclmdlRICaptureMode",
+    "aclmdlRICaptureStatus",
 )
 # Handles of the runtime: opaque pointers that Python holds as integers (pyACL's convention).
-RUNTIME_HANDLES = ("aclrtStream", "aclrtEvent", "aclrtContext")
+RUNTIME_HANDLES = ("aclrtStream", "aclrtEvent", "aclrtContext", "aclrtDrvMemHandle", "aclmdlRI")
+# Structs passed by pointer: pyACL takes them as dicts keyed by the C field names (a nested struct a dict too).
+STRUCTS = ("aclrtPhysicalMemProp",)
 # Parameter objects of acl_meta.h: Python holds the object itself.
 META_HANDLES = (
     "aclTensor",
@@ -188,7 +193,15 @@ def pointer_type(spelling: str, is_const: bool) -> CType:
         return CType(("const " if is_const else "") + "void *", "address", is_address, "int | None")
     if spelling in META_HANDLES:
         return handle_type(spelling, is_const)
+    if spelling in STRUCTS:
+        return CType(
+            ("const " if is_const else "") + f"{spelling} *", "struct", _optional(_is_dict), "dict[str, Any] | None"
+        )
     raise KeyError(f"no pointer type {spelling!r} *")
+
+
+def _is_dict(value: object) -> bool:
+    return isinstance(value, dict)
 
 
 def handle_type(name: str, is_const: bool) -> CType:

@@ -45,6 +45,8 @@ from emulator.device.soc import SocProfile, load_soc
 from emulator.diagnostics import Diagnostics
 from emulator.runtime.context import Context, DeviceSlot
 from emulator.runtime.device_reports import fault_reporter, race_reporter
+from emulator.runtime.model_ri import ModelTable
+from emulator.runtime.vmm import VirtualMemoryTable
 from emulator.tracking import Registry, ResourceKind, capture_site
 
 log = structlog.get_logger(logger_name="emulator.runtime")
@@ -78,6 +80,8 @@ class Runtime:
         self._host_memory: dict[int, int] = {}
         self._next_handle = CONTEXT_HANDLE_BASE
         self.host_budget = HostBudget(settings.host_budget)  # shared by every device of the process
+        self.vmm = VirtualMemoryTable(self)  # reserved ranges, physical handles, peer pairs
+        self.models = ModelTable(self)  # model runtime instances from stream capture
 
     # -- devices ----------------------------------------------------------------------------
     @property
