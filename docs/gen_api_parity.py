@@ -19,7 +19,13 @@ PARTIAL = {
     "aclrtSynchronizeStreamWithTimeout": "the timeout is compared with the simulated duration of the pending work",
     "aclrtSynchronizeEventWithTimeout": "the timeout is compared with the simulated duration of the pending work",
     "aclrtCreateStreamWithConfig": "priorities are recorded, not scheduled",
+    "aclrtMallocPhysical": "device memory only (a host location is 207000); sizes round up to the granule",
+    "aclrtMemGetAllocationGranularity": "the SoC profile's granule (2 MiB), 1 GiB for the 1 GiB page attributes",
+    "aclrtDeviceCanAccessPeer": "answered from the SoC profile (every simulated device of a part alike)",
+    "aclmdlRICaptureBegin": "C-only; capture of tasks on one stream (no cross-stream capture graph)",
+    "aclmdlRIExecuteAsync": "C-only; replays are not race-checked against other streams",
 }
+C_ONLY_NOTE = "C-only (real pyACL has no wrapper); Python callers use this module"
 REJECTED = {
     "aclrtMemcpy2d": "not emulated yet (not on the face: AttributeError)",
     "aclrtMallocWithCfg": "not emulated yet",
@@ -31,7 +37,9 @@ REJECTED = {
     "aclrtSetStreamFailureMode": "only ACL_CONTINUE_ON_FAILURE behaviour exists",
     "aclrtSetOpWaitTimeout": "not emulated yet",
     "aclrtSetOpExecuteTimeOut": "not emulated yet",
-    "aclrtDeviceEnablePeerAccess": "cross-device copies are refused with 107000",
+    "aclmdlRICaptureThreadExchangeMode": "not emulated yet (its in/out parameter has no table form)",
+    "aclmdlRICaptureTaskGrpBegin / TaskGrpEnd / TaskUpdate*": "task groups and task update are not emulated",
+    "aclmdlRIDebugPrint / aclmdlRIDebugJsonPrint": "not emulated",
     "aclrtEventGetTimestamp": "not emulated yet",
     "aclnnReselectStaticKernel": "static kernels are not emulated",
     "aclnnReselectStaticKernelWithPath": "static kernels are not emulated",
@@ -57,6 +65,9 @@ def acl_rows() -> list[tuple[str, str, str, str]]:
         real = {"get_version": "aclrtGetVersion", "get_soc_name": "aclrtGetSocName",
                 "get_recent_err_msg": "aclGetRecentErrMsg"}[name]  # fmt: skip
         rows.append((real, f"acl.{name}", "supported", ""))
+    for real in sorted(acl.C_ONLY):
+        note = PARTIAL.get(real, C_ONLY_NOTE)
+        rows.append((real, f"acl.model_ri.{real}", "partial" if real in PARTIAL else "supported", note))
     for name, fn in sorted(vars(acl.util).items()):
         if inspect.isfunction(fn) and not name.startswith("_") and fn.__module__ == acl.util.__name__:
             rows.append((f"acl.util.{name}", f"acl.util.{name}", "supported", "pyACL helper"))

@@ -317,7 +317,8 @@ class Scheduler:
         st = self.stream(sid)
         if st.capture is not None:
             raise StreamCaptured(
-                f"Stream begin capture: stream {sid:#x} is already in capture status ({st.capture.status.name.lower()})",
+                f"Stream begin capture: stream {sid:#x} is already in capture status "
+                f"({st.capture.status.name.lower()})",
                 stream=sid,
             )
         st.capture = Capture(mode, thread, model)

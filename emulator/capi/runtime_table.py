@@ -158,7 +158,8 @@ ROWS: tuple[tuple[str | None, str, str], ...] = (
     ),
     (
         "acl.rt.reserve_mem_address",
-        "aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags)",
+        "aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr, "
+        "uint64_t flags)",
         HEADER_RT,
     ),
     ("acl.rt.release_mem_address", "aclError aclrtReleaseMemAddress(void *virPtr)", HEADER_RT),

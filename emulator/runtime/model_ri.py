@@ -61,7 +61,8 @@ class ModelTable:
         found = self._models.get(handle)
         if found is None:
             raise InvalidValue(
-                f"{{api}}: {handle:#x} is not a model runtime instance (never made by aclmdlRICaptureEnd, or destroyed)",
+                f"{{api}}: {handle:#x} is not a model runtime instance "
+                "(never made by aclmdlRICaptureEnd, or destroyed)",
                 model=handle,
             )
         return found

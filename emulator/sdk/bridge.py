@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 
 from emulator import acl, aclnn, process, tracking
 from emulator.capi import META, RUNTIME, Param, Proto
-from emulator.capi.ctypes_types import CTYPES, array_count, element_ctype
+from emulator.capi.ctypes_types import CTYPES, array_count, base_type, element_ctype, read_struct
 from emulator.capi.handles import HandleTable, UnknownHandle
 from emulator.config import Settings
 from emulator.diagnostics import ReportKind, UndefinedBehaviour
@@ -76,6 +76,9 @@ class Forward:
         if kind == "value":  # aclCreateScalar's value: the dtype's bytes at the address
             at = self.names.index("dataType")
             return lambda value, args, handles: ctypes.string_at(value, type_size(int(args[at]))) if value else None
+        if kind == "struct":  # aclrtPhysicalMemProp *: pyACL's dict of the fields
+            name = base_type(param)
+            return lambda value, args, handles: read_struct(name, value) if value else None
         if kind == "str" and self.pyacl:
             return lambda value, args, handles: "" if value is None else value  # aclInit(NULL): no file
         return None
@@ -207,9 +210,9 @@ def _pyacl(name: str) -> Callable[..., Any]:
 def forwards() -> dict[str, Forward]:
     """Every C function of the table, ready to forward (built once; the table is fixed)."""
     table: dict[str, Forward] = {}
-    for proto in RUNTIME:
-        assert proto.py_name is not None
-        table[proto.c_name] = Forward(proto, _pyacl(proto.py_name), pyacl=True)
+    for proto in RUNTIME:  # a row without a pyACL name is a C-only call (acl.C_ONLY)
+        face = _pyacl(proto.py_name) if proto.py_name is not None else acl.C_ONLY[proto.c_name]
+        table[proto.c_name] = Forward(proto, face, pyacl=True)
     for proto in (*META, *REGISTRY.prototypes()):
         table[proto.c_name] = Forward(proto, getattr(aclnn, proto.c_name), pyacl=False)
     return table

@@ -29,6 +29,12 @@ RUNTIME_ENUMS: dict[str, tuple[str, ...]] = {
     "aclrtEventStatus": ("ACL_EVENT_STATUS_",),
     "aclrtEventRecordedStatus": ("ACL_EVENT_RECORDED_STATUS_",),
     "aclrtStreamStatus": ("ACL_STREAM_STATUS_",),
+    "aclrtMemHandleType": ("ACL_MEM_HANDLE_TYPE_",),
+    "aclrtMemAllocationType": ("ACL_MEM_ALLOCATION_TYPE_",),
+    "aclrtMemLocationType": ("ACL_MEM_LOCATION_TYPE_",),
+    "aclrtMemGranularityOptions": ("ACL_RT_MEM_ALLOC_GRANULARITY_",),
+    "aclmdlRICaptureMode": ("ACL_MODEL_RI_CAPTURE_MODE_",),
+    "aclmdlRICaptureStatus": ("ACL_MODEL_RI_CAPTURE_STATUS_",),
 }
 # Handles are opaque; these typedefs are what the documented API exposes of them.
 RUNTIME_TYPEDEFS = (
@@ -38,6 +44,24 @@ RUNTIME_TYPEDEFS = (
     "typedef int aclrtDevAttr;",
     "typedef enum aclrtLastErrLevel { ACL_RT_THREAD_LEVEL = 0 } aclrtLastErrLevel;",
     "typedef void (*aclrtCallback)(void *userData);",
+    "typedef void *aclrtDrvMemHandle;",
+    "typedef void *aclmdlRI;",
+)
+# Structs after the enums their fields use (the layout emulator.capi.ctypes_types reads).
+RUNTIME_STRUCTS = (
+    "typedef struct aclrtMemLocation {",
+    "    uint32_t id;",
+    "    aclrtMemLocationType type;",
+    "} aclrtMemLocation;",
+    "",
+    "typedef struct aclrtPhysicalMemProp {",
+    "    aclrtMemHandleType handleType;",
+    "    aclrtMemAllocationType allocationType;",
+    "    aclrtMemAttr memAttr;",
+    "    aclrtMemLocation location;",
+    "    uint64_t reserve;",
+    "} aclrtPhysicalMemProp;",
+    "",
 )
 META_TYPES = ("aclTensor", "aclScalar", "aclIntArray", "aclFloatArray", "aclBoolArray", "aclTensorList",
               "aclScalarList", "aclOpExecutor")  # fmt: skip
@@ -111,6 +135,7 @@ def render_headers(registry: OpRegistry) -> dict[str, str]:
     rt = [*RUNTIME_TYPEDEFS, ""]
     for name, prefixes in RUNTIME_ENUMS.items():
         rt += _enum(name, _runtime_enum_members(prefixes))
+    rt += RUNTIME_STRUCTS
     rt += [declaration(p) for p in RUNTIME if p.header == "acl/acl_rt.h"]
     headers["acl/acl_rt.h"] = _file("acl/acl_rt.h", ('"acl_base.h"',), rt)
     acl = [
