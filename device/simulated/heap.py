@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,7 +46,7 @@ __all__ = ["MAPPING_TAG", "POISON", "Allocation", "Heap"]
 DEVICE_BASE = 0x12C0_0000_0000  # far from any real host mapping on x86-64 / aarch64 Linux
 DEVICE_SPAN = 1 << 40  # each device gets its own terabyte of address space
 FREED_REMEMBERED = 256
-MAPPING_TAG = "vmm mapping"  # an entry of the live table that maps physical memory (not an aclrtMalloc)
+MAPPING_TAG = "vmm range"  # an entry of the live table that is a reserved virtual range (not an aclrtMalloc)
 
 
 @dataclass(slots=True)
@@ -54,6 +54,8 @@ class Allocation:
     info: AllocationInfo
     buffer: Backing | None = None  # created on first touch
     written: WrittenBytes | None = None  # created on first write: None is "no byte written yet"
+    # a reserved virtual range: which (offset, nbytes) spans of it are mapped (only those resolve)
+    mapped: Callable[[int, int], bool] | None = None
 
     def written_state(self) -> WrittenBytes:
         if self.written is None:
@@ -147,7 +149,8 @@ class Heap:
             alloc = self._live.get(addr)
             if alloc is not None and alloc.info.tag == MAPPING_TAG:
                 raise InvalidAddress(
-                    f"free at {addr:#x}: the address is a virtual-memory mapping, unmapped with aclrtUnmapMem",
+                    f"free at {addr:#x}: the address is a reserved virtual range (aclrtUnmapMem, "
+                    "aclrtReleaseMemAddress), not an aclrtMalloc allocation",
                     addr=addr,
                 )
             alloc = self._live.pop(addr, None)
@@ -180,7 +183,7 @@ class Heap:
             self.used -= size
 
     def insert_mapping(self, alloc: Allocation) -> None:
-        """A mapped range becomes addressable like an allocation: copies and kernels resolve it."""
+        """A reserved range: its mapped spans resolve like an allocation for copies and kernels."""
         with self._lock:
             self._live[alloc.addr] = alloc
             bisect.insort(self._starts, alloc.addr)
@@ -189,7 +192,10 @@ class Heap:
         with self._lock:
             alloc = self._live.pop(addr)
             del self._starts[bisect.bisect_left(self._starts, addr)]
-            return alloc
+        if alloc.buffer is not None:
+            self.budget.refund(alloc.buffer.charged)
+            alloc.buffer = None
+        return alloc
 
     # -- lookups ----------------------------------------------------------------------------
     def get(self, addr: int) -> Allocation | None:
@@ -206,7 +212,11 @@ class Heap:
             if i < 0:
                 return None
             alloc = self._live[self._starts[i]]
-        return alloc if addr + max(nbytes, 1) <= alloc.end else None
+        if addr + max(nbytes, 1) > alloc.end:
+            return None
+        if alloc.mapped is not None and not alloc.mapped(addr - alloc.addr, max(nbytes, 1)):
+            return None  # inside a reserved range, but not (wholly) mapped
+        return alloc
 
     def view(self, addr: int, nbytes: int, operation: str) -> np.ndarray:
         """A writable uint8 view of [addr, addr+nbytes); chunks touched for the first time get the poison."""
@@ -346,6 +356,12 @@ class Heap:
                     f"{what}: the address lies in an allocation that was already freed "
                     f"({info.addr:#x}, {info.size} bytes, tag {info.tag})"
                 )
+        reserved = self._reserved_range(addr)
+        if reserved is not None:
+            return (
+                f"{what}: inside the virtual range reserved at {reserved.addr:#x} ({reserved.info.size} bytes), "
+                "but not mapped over the whole span (aclrtMapMem)"
+            )
         inside = self.containing(addr, 0)
         if inside is not None:
             info = inside.info
@@ -366,6 +382,13 @@ class Heap:
             f"{what}: not inside any live device allocation; nearest is {info.addr:#x} "
             f"({info.size} bytes, tag {info.tag})"
         )
+
+    def _reserved_range(self, addr: int) -> Allocation | None:
+        i = bisect.bisect_right(self._starts, addr) - 1
+        if i < 0:
+            return None
+        alloc = self._live[self._starts[i]]
+        return alloc if alloc.mapped is not None and addr < alloc.end else None
 
     def _nearest(self, addr: int) -> Allocation | None:
         if not self._starts:
