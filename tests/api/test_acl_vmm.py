@@ -82,7 +82,7 @@ def test_granularity_checks_option_null_prop_and_missing_fields() -> None:
     assert acl.rt.mem_get_allocation_granularity(prop(), c.ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF) == (0, INVALID_PARAM)
     assert "parameter option" in (acl.get_recent_err_msg() or "")
     assert acl.rt.mem_get_allocation_granularity(None, 1) == (0, INVALID_PARAM)
-    with pytest.raises(TypeError, match="acl.rt.mem_get_allocation_granularity args parse failed"):
+    with pytest.raises(TypeError, match=r"acl\.rt\.mem_get_allocation_granularity args parse failed"):
         acl.rt.mem_get_allocation_granularity({"memAttr": 4}, 1)
     with pytest.raises(TypeError, match="args parse failed"):
         acl.rt.mem_get_allocation_granularity([1, 2], 1)
