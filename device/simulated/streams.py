@@ -161,9 +161,11 @@ class Scheduler:
         self._seq += 1
         task = Task(self._seq, sid, name, run, buffers, duration_us, after, site)
         if st.capture is not None:  # recorded for the model: each execution enqueues it again
-            st.capture.entries.append(
-                lambda target: self.submit(target, name, run, buffers=buffers, duration_us=duration_us, site=site)
-            )
+
+            def replay(target: StreamId) -> None:
+                self.submit(target, name, run, buffers=buffers, duration_us=duration_us, site=site)
+
+            st.capture.entries.append(replay)
             return task
         st.pending.append(task)
         if self.eager:

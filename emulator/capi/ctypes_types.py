@@ -54,7 +54,8 @@ def read_struct(name: str, address: int) -> dict[str, Any]:
 
 def _as_dict(value: ctypes.Structure) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for field_name, _ in value._fields_:
+    for field in value._fields_:
+        field_name = field[0]
         item = getattr(value, field_name)
         out[field_name] = _as_dict(item) if isinstance(item, ctypes.Structure) else int(item)
     return out
