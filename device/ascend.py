@@ -32,6 +32,7 @@ from . import errors, memory_rules
 from .interface import (
     AddressKind,
     AllocationInfo,
+    Device,
     DeviceCaps,
     DevicePtr,
     Direction,
@@ -294,7 +295,7 @@ class AscendNpu:
     def unmap_mem(self, va: int) -> None:
         raise self._not_forwarded("virtual memory")
 
-    def peer_copy(self, dst: int, src: int, count: int, peer: Any, stream: StreamId | None) -> None:
+    def peer_copy(self, dst: int, src: int, count: int, peer: Device, stream: StreamId | None) -> None:
         raise self._not_forwarded("peer copies")
 
     def begin_capture(self, stream: StreamId, mode: int, model: int) -> None:

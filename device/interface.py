@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, Flag, IntEnum, auto
-from typing import Any, Generic, NamedTuple, NewType, Protocol, TypeVar
+from typing import Generic, NamedTuple, NewType, Protocol, TypeVar
 
 import numpy as np
 
@@ -311,7 +311,7 @@ class Device(Protocol):
     def map_mem(self, va: int, size: int, offset: int, handle: int) -> None: ...
     def unmap_mem(self, va: int) -> None: ...
     # a device-to-device copy with one end on ``peer`` (peer access); stream None = synchronous
-    def peer_copy(self, dst: int, src: int, count: int, peer: Any, stream: StreamId | None) -> None: ...
+    def peer_copy(self, dst: int, src: int, count: int, peer: Device, stream: StreamId | None) -> None: ...
 
     # stream capture: tasks given to a capturing stream are recorded as replays, not run
     def begin_capture(self, stream: StreamId, mode: int, model: int) -> None: ...

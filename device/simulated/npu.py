@@ -40,6 +40,7 @@ from ..interface import (
     AllocationInfo,
     BlockContext,
     BufferArg,
+    Device,
     DeviceCaps,
     DeviceFault,
     DevicePtr,
@@ -227,12 +228,14 @@ class SimulatedNpu:
             self.vmm.unmap(va)
 
     # -- copies between devices (peer access) -------------------------------------------------
-    def peer_copy(self, dst: int, src: int, count: int, peer: SimulatedNpu, stream: StreamId | None) -> None:
+    def peer_copy(self, dst: int, src: int, count: int, peer: Device, stream: StreamId | None) -> None:
         """A device-to-device copy with one end on ``peer``; ``stream`` (of this device) or synchronous.
 
         The peer's queued work on its end runs first (the peer has no part in this stream's order);
         the copy itself is a task of this device's stream, so it is ordered with that stream's work.
         """
+        if not isinstance(peer, SimulatedNpu):
+            raise InvalidValue("a peer copy between a simulated device and another backend's", peer=peer.device_id)
         first, second = sorted((self, peer), key=lambda d: d.device_id)  # one lock order across devices
         with first.lock, second.lock:
             dst_dev = self if self._in_own_window(dst) else peer
