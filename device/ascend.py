@@ -298,6 +298,9 @@ class AscendNpu:
     def peer_copy(self, dst: int, src: int, count: int, peer: Device, stream: StreamId | None) -> None:
         raise self._not_forwarded("peer copies")
 
+    def set_capture_mode_source(self, source: Callable[[], int] | None) -> None:
+        return None  # a card keeps the thread's capture mode itself
+
     def begin_capture(self, stream: StreamId, mode: int, model: int) -> None:
         raise self._not_forwarded("stream capture")
 

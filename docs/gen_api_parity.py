@@ -37,7 +37,6 @@ REJECTED = {
     "aclrtSetStreamFailureMode": "only ACL_CONTINUE_ON_FAILURE behaviour exists",
     "aclrtSetOpWaitTimeout": "not emulated yet",
     "aclrtSetOpExecuteTimeOut": "not emulated yet",
-    "aclmdlRICaptureThreadExchangeMode": "not emulated yet (its in/out parameter has no table form)",
     "aclmdlRICaptureTaskGrpBegin / TaskGrpEnd / TaskUpdate*": "task groups and task update are not emulated",
     "aclmdlRIDebugPrint / aclmdlRIDebugJsonPrint": "not emulated",
     "aclrtEventGetTimestamp": "not emulated yet",

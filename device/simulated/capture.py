@@ -8,9 +8,11 @@ time, as on a card. The rules of the capture (docs/runtime.md, "Stream capture")
 - a capturing stream cannot be synchronised, queried or destroyed, nor begin a second capture
   (107027); ending a capture that is not active is 107029, ending it from another thread than
   the one that began it is 107038;
-- a synchronous copy or set while a stream captures is refused (107030) in GLOBAL mode from any
-  thread and in THREAD_LOCAL mode from the capturing thread, and it invalidates the capture:
-  ending it then gives no model (507903); RELAXED refuses nothing.
+- a synchronous copy or set while a stream captures is refused (107030), and it invalidates the
+  capture (ending it then gives no model, 507903), by the calling thread's own capture mode
+  (aclmdlRICaptureThreadExchangeMode; GLOBAL until changed): a RELAXED thread is refused nothing;
+  a THREAD_LOCAL one only while a capture it began (not in RELAXED mode) runs; a GLOBAL one also
+  while another thread's GLOBAL capture runs.
 """
 
 from __future__ import annotations
@@ -52,16 +54,22 @@ class Capture:
     def status(self) -> CaptureStatus:
         return CaptureStatus.INVALIDATED if self.invalidated_by is not None else CaptureStatus.ACTIVE
 
-    def forbids_sync(self, thread: int) -> bool:
-        if self.mode is CaptureMode.GLOBAL:
-            return True
-        return self.mode is CaptureMode.THREAD_LOCAL and thread == self.thread
+    def forbids_sync(self, thread: int, thread_mode: CaptureMode) -> bool:
+        """Whether this capture forbids a synchronous call from ``thread``, whose own mode is ``thread_mode``."""
+        if thread_mode is CaptureMode.RELAXED:
+            return False
+        own = thread == self.thread and self.mode is not CaptureMode.RELAXED
+        if thread_mode is CaptureMode.THREAD_LOCAL:
+            return own
+        return own or (thread != self.thread and self.mode is CaptureMode.GLOBAL)
 
 
-def check_sync_call(captures: list[tuple[StreamId, Capture]], operation: str, thread: int) -> None:
-    """Refuse a synchronous memory operation that a running capture's mode forbids, invalidating it."""
+def check_sync_call(
+    captures: list[tuple[StreamId, Capture]], operation: str, thread: int, thread_mode: CaptureMode
+) -> None:
+    """Refuse a synchronous memory operation that a running capture forbids, invalidating that capture."""
     for sid, capture in captures:
-        if capture.forbids_sync(thread):
+        if capture.forbids_sync(thread, thread_mode):
             capture.invalidated_by = operation
             raise CaptureModeNotSupported(
                 f"{operation} is not supported while stream {sid:#x} is capturing in "

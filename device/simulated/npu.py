@@ -112,6 +112,7 @@ class SimulatedNpu:
         self.race_listeners: list[RaceListener] = []
         self.fault_listeners: list[FaultListener] = []
         self._site_source: SiteSource | None = None
+        self._capture_mode_source: Callable[[], int] | None = None
         self.lock = threading.RLock()
         self.block_workers = block_workers
         self._pool: ThreadPoolExecutor | None = None
@@ -253,7 +254,7 @@ class SimulatedNpu:
 
             own = BufferArg(src, count, Access.READ) if src_dev is self else BufferArg(dst, count, Access.WRITE)
             if stream is None:
-                self.scheduler.check_sync_call("aclrtMemcpy", threading.get_ident())
+                self._check_sync_call("aclrtMemcpy")
                 self._settle("aclrtMemcpy D2D (peer)", own.addr, count, own.access)
                 run()
             else:
@@ -261,6 +262,14 @@ class SimulatedNpu:
                 self._submit(stream, "memcpy_async D2D (peer)", run, (own,), duration)
 
     # -- stream capture (device/simulated/capture.py) -----------------------------------------
+    def set_capture_mode_source(self, source: Callable[[], int] | None) -> None:
+        """What gives the calling thread's capture mode (aclmdlRICaptureThreadExchangeMode); None: GLOBAL."""
+        self._capture_mode_source = source
+
+    def _check_sync_call(self, operation: str) -> None:
+        mode = self._capture_mode_source() if self._capture_mode_source is not None else int(CaptureMode.GLOBAL)
+        self.scheduler.check_sync_call(operation, threading.get_ident(), mode)
+
     def begin_capture(self, stream: StreamId, mode: int, model: int) -> None:
         with self.lock:
             self.scheduler.begin_capture(stream, CaptureMode(mode), threading.get_ident(), model)
@@ -302,7 +311,7 @@ class SimulatedNpu:
 
             buffers = (BufferArg(src, count, Access.READ), BufferArg(dst, count, Access.WRITE))
             if stream is None:
-                self.scheduler.check_sync_call("aclrtMemcpy", threading.get_ident())
+                self._check_sync_call("aclrtMemcpy")
                 for buf in buffers:
                     self._settle(f"aclrtMemcpy {direction.name}", buf.addr, buf.nbytes, buf.access)
                 run()
@@ -324,7 +333,7 @@ class SimulatedNpu:
 
             buffers = (BufferArg(ptr, count, Access.WRITE),)
             if stream is None:
-                self.scheduler.check_sync_call("aclrtMemset", threading.get_ident())
+                self._check_sync_call("aclrtMemset")
                 self._settle("aclrtMemset", ptr, count, Access.WRITE)
                 run()
             else:

@@ -338,11 +338,11 @@ class Scheduler:
     def capture_of(self, sid: StreamId) -> Capture | None:
         return self.stream(sid).capture
 
-    def check_sync_call(self, operation: str, thread: int) -> None:
-        """A synchronous copy or set: refused while a capture whose mode forbids it runs on this device."""
+    def check_sync_call(self, operation: str, thread: int, thread_mode: int) -> None:
+        """A synchronous copy or set: refused while a capture on this device forbids it to the thread."""
         captures = [(st.sid, st.capture) for st in self._streams.values() if st.capture is not None]
         if captures:
-            check_sync_call(captures, operation, thread)
+            check_sync_call(captures, operation, thread, CaptureMode(thread_mode))
 
     # -- events -----------------------------------------------------------------------------
     def create_event(self, flags: int | None, *, ex: bool) -> EventId:

@@ -67,7 +67,28 @@ def aclmdlRIDestroy(modelRI: int) -> int:  # noqa: N802, N803
     return OK
 
 
+@acl_c_api("aclmdlRICaptureThreadExchangeMode")
+def aclmdlRICaptureThreadExchangeMode(mode: int) -> tuple[int, int]:  # noqa: N802
+    """The calling thread's capture mode becomes ``mode``; the previous one comes back (C: through ``*mode``).
+
+    The thread's mode decides which synchronous calls a running capture forbids it (docs/runtime.md).
+    """
+    if mode not in CAPTURE_MODES:
+        func = "aclmdlRICaptureThreadExchangeMode"
+        raise AclInvalidValue(func, mode, "mode", " or ".join(f"{n}({v})" for v, n in CAPTURE_MODES.items()))
+    thread = process.current().runtime.thread
+    previous, thread.capture_mode = thread.capture_mode, mode
+    return previous, OK
+
+
 C_ONLY: dict[str, Callable[..., Any]] = {
     fn.__name__: fn
-    for fn in (aclmdlRICaptureBegin, aclmdlRICaptureGetInfo, aclmdlRICaptureEnd, aclmdlRIExecuteAsync, aclmdlRIDestroy)
+    for fn in (
+        aclmdlRICaptureBegin,
+        aclmdlRICaptureGetInfo,
+        aclmdlRICaptureEnd,
+        aclmdlRIExecuteAsync,
+        aclmdlRIDestroy,
+        aclmdlRICaptureThreadExchangeMode,
+    )
 }

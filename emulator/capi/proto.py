@@ -8,6 +8,8 @@ from it), with two annotations C has no syntax for:
   (``int64_t **viewDims[viewDimsNum], uint64_t *viewDimsNum``) comes back to Python as one list.
 - ``@host`` after a ``void *`` marks a pointer to a host value (aclCreateScalar's ``value``): the
   Python face takes the value itself.
+- ``@inout`` after a pointer to a number marks an in/out parameter (aclmdlRICaptureThreadExchangeMode's
+  ``mode``): the Python face takes the value in as an argument and gets the new one back first.
 
 Direction follows C: ``T **`` and a non-const ``T *`` to a number or enum are out-parameters
 (dropped from the Python arguments, returned first); everything else is an input. The C layer's
@@ -38,7 +40,7 @@ NUMBERS = (*INTEGERS, *ENUMS, "float", "double", "bool")
 _DECL = re.compile(r"^\s*(?P<ret>.+?)\s*\b(?P<name>\w+)\s*\((?P<params>.*)\)\s*$", re.S)
 _PARAM = re.compile(
     r"^(?P<const>const\s+)?(?P<type>\w+)\s*(?P<stars>(?:\*\s*(?:const\s*)?)*)\s*(?P<name>\w+)"
-    r"\s*(?:\[(?P<count>[^\]]*)\])?\s*(?P<host>@host)?$"
+    r"\s*(?:\[(?P<count>[^\]]*)\])?\s*(?P<note>@host|@inout)?$"
 )
 
 
@@ -51,6 +53,7 @@ class Param:
     ctype: CType
     out: bool = False
     count: str | None = None  # the parameter holding an array's length
+    inout: bool = False  # an out-parameter whose value is also read (``@inout``): an input as well
 
     @property
     def is_array(self) -> bool:
@@ -84,8 +87,8 @@ class Proto:
 
     @property
     def inputs(self) -> tuple[Param, ...]:
-        """The Python arguments, in C order: every input, counts included, out-parameters dropped."""
-        return tuple(p for p in self.params if not p.out)
+        """The Python arguments, in C order: every input, counts included, out-parameters dropped (in/out kept)."""
+        return tuple(p for p in self.params if not p.out or p.inout)
 
     @property
     def outputs(self) -> tuple[Param, ...]:
@@ -136,8 +139,12 @@ def _param(text: str, counts_out: set[str]) -> Param:
     )
     if stars == 0:
         return Param(name, c_decl, scalar_type(base))
-    if match["host"]:
+    if match["note"] == "@host":
         return Param(name, c_decl, VALUE)
+    if match["note"] == "@inout":
+        if stars != 1 or is_const or base not in NUMBERS:
+            raise ValueError(f"@inout marks a non-const pointer to a number, not {text!r}")
+        return Param(name, c_decl, scalar_type(base), out=True, inout=True)
     if stars == 1:
         if base in NUMBERS and not is_const and count is None:
             return Param(name, c_decl, scalar_type(base), out=True)

@@ -202,6 +202,7 @@ ROWS: tuple[tuple[str | None, str, str], ...] = (
     (None, "aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)", HEADER_RT),
     (None, "aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)", HEADER_RT),
     (None, "aclError aclmdlRIDestroy(aclmdlRI modelRI)", HEADER_RT),
+    (None, "aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode @inout)", HEADER_RT),
 )
 
 

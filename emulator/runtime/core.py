@@ -60,6 +60,7 @@ class ThreadState(threading.local):
 
     context: Context | None = None
     last_error: int = 0
+    capture_mode: int = 0  # aclmdlRICaptureThreadExchangeMode: ACL_MODEL_RI_CAPTURE_MODE_GLOBAL until changed
 
 
 class Runtime:
@@ -127,6 +128,7 @@ class Runtime:
                 device.set_site_source(capture_site if self.settings.tracking else None)
                 device.add_race_listener(race_reporter(self.diagnostics))
                 device.add_fault_listener(fault_reporter(self.diagnostics))
+            device.set_capture_mode_source(lambda: self.thread.capture_mode)
             primary = Context(self._new_handle(), device_id, primary=True)
             self._contexts[primary.handle] = primary
             slot = DeviceSlot(device, primary)

@@ -69,6 +69,9 @@ class Forward:
     def _converter(self, param: Param) -> Convert | None:
         """How a C argument becomes the face's; None where the number itself is the argument."""
         kind = param.ctype.kind
+        if param.inout:  # the value the pointer holds goes in; the forwarder writes the new one back
+            ctype = element_ctype(param)
+            return lambda value, args, handles: ctype.from_address(value).value
         if kind == "handle":
             return _HANDLE
         if kind == "array":

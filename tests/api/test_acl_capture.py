@@ -16,6 +16,7 @@ from emulator.acl.model_ri import (
     aclmdlRICaptureBegin,
     aclmdlRICaptureEnd,
     aclmdlRICaptureGetInfo,
+    aclmdlRICaptureThreadExchangeMode,
     aclmdlRIDestroy,
     aclmdlRIExecuteAsync,
 )
@@ -168,3 +169,47 @@ def test_a_model_never_destroyed_is_a_leak(stream: int) -> None:
     found = [r for r in leak_report().direct if r.kind == "model_ri"]
     assert [r.key for r in found] == [model]
     assert found[0].site.top is not None and found[0].site.top.func == "test_a_model_never_destroyed_is_a_leak"
+
+
+def test_a_thread_that_exchanges_its_mode_to_relaxed_may_copy_synchronously_during_a_global_capture(
+    stream: int,
+) -> None:
+    """The runtime guide's pattern: GLOBAL capture, the thread swaps to RELAXED, aclrtMemcpy runs once (not
+    captured), the thread swaps back; the capture stays valid and its model replays only the async work."""
+    dev = _dev(64)
+    data = np.full(64, 4, dtype=np.uint8)
+    assert aclmdlRICaptureBegin(stream, GLOBAL) == 0
+    assert aclmdlRICaptureThreadExchangeMode(RELAXED) == (GLOBAL, 0)
+    assert acl.rt.memcpy(dev, 64, data.ctypes.data, 64, H2D) == 0
+    assert aclmdlRICaptureThreadExchangeMode(GLOBAL) == (RELAXED, 0)
+    assert acl.rt.memset_async(dev, 32, 1, 32, stream) == 0
+    model, ret = aclmdlRICaptureEnd(stream)
+    assert ret == 0
+    host = np.zeros(64, dtype=np.uint8)
+    assert acl.rt.memcpy(host.ctypes.data, 64, dev, 64, D2H) == 0
+    assert (host == 4).all()  # the synchronous copy ran at once; the memset waits for the model
+    assert aclmdlRIExecuteAsync(model, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert acl.rt.memcpy(host.ctypes.data, 64, dev, 64, D2H) == 0
+    assert (host[:32] == 1).all() and (host[32:] == 4).all()
+    assert aclmdlRIDestroy(model) == 0
+
+
+def test_a_thread_local_thread_is_not_held_by_another_threads_global_capture(stream: int) -> None:
+    """A thread in THREAD_LOCAL mode may copy while another thread captures in GLOBAL mode; a GLOBAL thread may not."""
+    dev = _dev(64)
+    assert aclmdlRICaptureBegin(stream, GLOBAL) == 0
+    results: list[int] = []
+
+    def other(mode: int) -> None:
+        assert acl.rt.set_device(0) == 0
+        assert aclmdlRICaptureThreadExchangeMode(mode)[1] == 0
+        results.append(acl.rt.memset(dev, 64, 1, 64))
+
+    for mode in (THREAD_LOCAL, GLOBAL):
+        worker = threading.Thread(target=other, args=(mode,))
+        worker.start()
+        worker.join()
+    assert results == [0, AclError.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT]
+    assert aclmdlRICaptureEnd(stream)[1] == AclError.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED
+    assert aclmdlRICaptureThreadExchangeMode(3) == (0, AclError.ACL_ERROR_INVALID_PARAM)

@@ -105,7 +105,9 @@ def _face_arguments(proto: Proto, counts: set[str], pyacl: bool) -> list[Any]:
     args: list[Any] = []
     for param in proto.inputs:
         kind = param.ctype.kind
-        if "*" in param.c_decl and kind != "address":
+        if param.inout:
+            args.append(0)  # what the zeroed out-value buffer the C program passes holds
+        elif "*" in param.c_decl and kind != "address":
             args.append("" if kind == "str" and pyacl else None)  # aclInit(NULL): no configuration file
         elif kind == "address":
             args.append(0)

@@ -26,6 +26,8 @@ def test_vmm_pool_peer_copy_and_capture_from_cpp(sdk: Sdk, tmp_path: Path) -> No
         "can access peer 1",
         "status aclrtMemcpy-no-peer 107000",
         "capture status 1",
+        "status aclrtMemcpy-global-capture 107030",
+        "exchanged 0",
         "status aclrtSynchronizeStream-capturing 107027",
         "same model 1",
         "status aclmdlRIDestroy-again 107000",

@@ -140,10 +140,20 @@ static int Capture() {
     CHECK(aclrtCreateStream(&stream));
     aclmdlRI model = nullptr;
     CHECK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    printf("status aclrtMemcpy-global-capture %d\n", aclrtMemcpy(y, n * 4, hostX, n * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK(aclmdlRICaptureEnd(stream, &model) == ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED ? 0 : 1);
+    CHECK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
     aclmdlRI during = nullptr;
     CHECK(aclmdlRICaptureGetInfo(stream, &status, &during));
     printf("capture status %d\n", static_cast<int>(status));
+    aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;  // the runtime guide's swap around a sync copy
+    CHECK(aclmdlRICaptureThreadExchangeMode(&mode));
+    printf("exchanged %d\n", static_cast<int>(mode));
+    for (int i = 0; i < n; i++) hostX[i] = 1.0f;
+    CHECK(aclrtMemcpy(y, n * 4, hostX, n * 4, ACL_MEMCPY_HOST_TO_DEVICE));  // runs now, once
+    for (int i = 0; i < n; i++) hostX[i] = 0.0f;
+    CHECK(aclmdlRICaptureThreadExchangeMode(&mode));
     CHECK(aclrtMemcpyAsync(x, n * 4, hostX, n * 4, ACL_MEMCPY_HOST_TO_DEVICE, stream));
     if (Add(x, y, x, n, 1.0f, stream) != 0) return 1;  // x += y
     CHECK(aclrtMemcpyAsync(hostX, n * 4, x, n * 4, ACL_MEMCPY_DEVICE_TO_HOST, stream));
