@@ -260,3 +260,24 @@ def test_unreleased_ranges_and_handles_are_leaks_with_their_sites(pool: tuple[in
     assert acl.rt.release_mem_address(va) == 0
     left = {r.kind for r in leak_report().direct}
     assert not left & {"virtual_range", "physical_memory"}
+
+
+def test_injected_faults_reach_the_new_calls_and_leave_nothing_half_done() -> None:
+    """OPBASE_EMU_FAULTS fails the 2nd aclrtMapMem with 207001 (nothing mapped: a copy there is refused)
+    and the 1st aclmdlRICaptureEnd with its natural 100000 (the stream still captures: a second end works)."""
+    from emulator.acl.model_ri import aclmdlRICaptureBegin, aclmdlRICaptureEnd, aclmdlRIDestroy
+
+    env = {"OPBASE_EMU_FAULTS": "aclrtMapMem@2=207001,aclmdlRICaptureEnd"}
+    with process.fresh(Settings.from_env(env)):
+        assert acl.rt.set_device(0) == 0
+        va = ok(acl.rt.reserve_mem_address(4 * GRANULE, 0, 0, 0))
+        h0, h1 = (ok(acl.rt.malloc_physical(GRANULE, prop(), 0)) for _ in range(2))
+        assert acl.rt.map_mem(va, GRANULE, 0, h0, 0) == 0
+        assert acl.rt.map_mem(va + GRANULE, GRANULE, 0, h1, 0) == AclError.ACL_ERROR_RT_MEMORY_ALLOCATION
+        assert "aclrtMapMem failed with ACL_ERROR_RT_MEMORY_ALLOCATION" in (acl.get_recent_err_msg() or "")
+        assert acl.rt.memset(va + GRANULE, 16, 0, 16) == RT_PARAM_INVALID
+        stream = ok(acl.rt.create_stream())
+        assert aclmdlRICaptureBegin(stream, 0) == 0
+        assert aclmdlRICaptureEnd(stream) == (0, INVALID_PARAM)
+        model = ok(aclmdlRICaptureEnd(stream))
+        assert aclmdlRIDestroy(model) == 0
