@@ -119,7 +119,9 @@ class LeakReport:
 
     @property
     def device_bytes(self) -> int:
-        return sum(r.size or 0 for r in self.leaked if r.kind is ResourceKind.DEVICE_MEMORY)
+        """Device memory leaked: aclrtMalloc allocations and aclrtMallocPhysical handles (as charged)."""
+        kinds = (ResourceKind.DEVICE_MEMORY, ResourceKind.PHYSICAL_MEMORY)
+        return sum(r.size or 0 for r in self.leaked if r.kind in kinds)
 
     def summary(self) -> str:
         if not self.tracking:

@@ -37,6 +37,7 @@ from emulator.device.errors import (
     InvalidDeviceId,
     InvalidHandle,
     InvalidValue,
+    StreamCaptured,
     WrongContext,
 )
 from emulator.device.host_budget import HostBudget
@@ -299,6 +300,10 @@ class Runtime:
         with self.lock:
             owner = self.stream_owner(handle)
             device, sid = self.resolve_stream(handle, submit=True)
+            if device.capture_info(sid)[0]:
+                raise StreamCaptured(
+                    f"Stream destruction: stream {handle:#x} during the capture stage is not supported"
+                )
             device.destroy_stream(sid, force=force)
             owner.streams.discard(sid)
             del self._stream_owner[handle]

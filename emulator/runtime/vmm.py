@@ -4,8 +4,8 @@ The rules of a map live with the device (device/simulated/vmm.py); here are the 
 answers the ACL layer needs: the device of a reserved range (the current context's at reserve
 time) and of a physical handle (the device its properties name), so that a map of a handle into
 a range of another device is refused, and the peer pairs aclrtDeviceEnablePeerAccess opened,
-which a device-to-device copy across devices needs. Reserved ranges, physical handles and
-models are registered for the leak report with their creation sites.
+which a device-to-device copy across devices needs. Reserved ranges and physical handles are
+registered for the leak report with their creation sites.
 """
 
 from __future__ import annotations
@@ -54,7 +54,9 @@ class VirtualMemoryTable:
             rt.current_context()
             handle = rt.slot(device_id).device.malloc_physical(size)
             self._handles[handle] = device_id
-            rt.registry.add(ResourceKind.PHYSICAL_MEMORY, handle, size=size, device=device_id)
+            granule = rt.soc.vmm_granularity
+            charged = (size + granule - 1) // granule * granule  # what the device counts as used
+            rt.registry.add(ResourceKind.PHYSICAL_MEMORY, handle, size=charged, device=device_id, requested=size)
             return handle
 
     def free_physical(self, handle: int) -> None:

@@ -213,3 +213,17 @@ def test_a_thread_local_thread_is_not_held_by_another_threads_global_capture(str
     assert results == [0, AclError.ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT]
     assert aclmdlRICaptureEnd(stream)[1] == AclError.ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED
     assert aclmdlRICaptureThreadExchangeMode(3) == (0, AclError.ACL_ERROR_INVALID_PARAM)
+
+
+def test_resetting_the_device_abandons_a_capture_and_leaves_the_runtime_usable(stream: int) -> None:
+    """A reset while a stream captures tears the stream down (its capture with it); the device works again."""
+    assert aclmdlRICaptureBegin(stream, GLOBAL) == 0
+    assert acl.rt.destroy_stream_force(stream) == STREAM_CAPTURED
+    assert acl.rt.reset_device(0) == 0
+    assert acl.rt.set_device(0) == 0
+    again, ret = acl.rt.create_stream()
+    assert ret == 0
+    assert aclmdlRICaptureBegin(again, GLOBAL) == 0
+    model, ret = aclmdlRICaptureEnd(again)
+    assert ret == 0
+    assert aclmdlRIDestroy(model) == 0

@@ -281,3 +281,12 @@ def test_injected_faults_reach_the_new_calls_and_leave_nothing_half_done() -> No
         assert aclmdlRICaptureEnd(stream) == (0, INVALID_PARAM)
         model = ok(aclmdlRICaptureEnd(stream))
         assert aclmdlRIDestroy(model) == 0
+
+
+@pytest.mark.usefixtures("device")
+def test_a_leaked_physical_handle_counts_its_charged_bytes_as_leaked_device_memory() -> None:
+    """A 1-byte handle is charged a whole granule: the report says so and its total counts it."""
+    handle = ok(acl.rt.malloc_physical(1, prop(), 0))
+    report = leak_report()
+    assert report.device_bytes == GRANULE
+    assert f"Direct leak of physical memory {GRANULE} byte(s) at {handle:#x}" in report.render()
