@@ -24,6 +24,7 @@ Fidelity notes:
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -31,6 +32,7 @@ from . import errors, memory_rules
 from .interface import (
     AddressKind,
     AllocationInfo,
+    Device,
     DeviceCaps,
     DevicePtr,
     Direction,
@@ -279,6 +281,46 @@ class AscendNpu:
             "a card does not detect host operations that race queued tasks; the simulator does",
             feature="race detection",
         )
+
+    # virtual memory, peer copies and stream capture: not forwarded to a card yet
+    def _not_forwarded(self, what: str) -> errors.FeatureNotSupported:
+        return errors.FeatureNotSupported(f"{what} is not forwarded to a card by this backend yet", feature=what)
+
+    def reserve_mem(self, size: int) -> DevicePtr:
+        raise self._not_forwarded("virtual memory")
+
+    def release_mem(self, addr: int) -> int:
+        raise self._not_forwarded("virtual memory")
+
+    def malloc_physical(self, size: int) -> int:
+        raise self._not_forwarded("virtual memory")
+
+    def free_physical(self, handle: int) -> int:
+        raise self._not_forwarded("virtual memory")
+
+    def map_mem(self, va: int, size: int, offset: int, handle: int) -> None:
+        raise self._not_forwarded("virtual memory")
+
+    def unmap_mem(self, va: int) -> None:
+        raise self._not_forwarded("virtual memory")
+
+    def peer_copy(self, dst: int, src: int, count: int, peer: Device, stream: StreamId | None) -> None:
+        raise self._not_forwarded("peer copies")
+
+    def set_capture_mode_source(self, source: Callable[[], int] | None) -> None:
+        return None  # a card keeps the thread's capture mode itself
+
+    def begin_capture(self, stream: StreamId, mode: int, model: int) -> None:
+        raise self._not_forwarded("stream capture")
+
+    def end_capture(self, stream: StreamId) -> list[Callable[[StreamId], None]]:
+        raise self._not_forwarded("stream capture")
+
+    def capture_info(self, stream: StreamId) -> tuple[int, int]:
+        return 0, 0
+
+    def replay(self, entries: list[Callable[[StreamId], None]], stream: StreamId) -> None:
+        raise self._not_forwarded("stream capture")
 
     def close(self) -> None:
         self._acl.rt.reset_device(self.device_id)

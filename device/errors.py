@@ -104,6 +104,41 @@ class FeatureNotSupported(DeviceError):
     msg_id = "EE1005"
 
 
+class StreamCaptured(DeviceError):
+    """An operation a stream in capture cannot take (synchronise, query, destroy, begin again)."""
+
+    status = 107027  # ACL_ERROR_RT_STREAM_CAPTURED
+    msg_id = "EE1016"
+
+
+class StreamNotCaptured(DeviceError):
+    """aclmdlRICaptureEnd on a stream that is not capturing."""
+
+    status = 107029  # ACL_ERROR_RT_STREAM_NOT_CAPTURED
+    msg_id = "EE1018"
+
+
+class CaptureModeNotSupported(DeviceError):
+    """A call the capture mode forbids while a stream captures (a synchronous copy in GLOBAL mode)."""
+
+    status = 107030  # ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT
+    msg_id = "EE1016"
+
+
+class CaptureWrongThread(DeviceError):
+    """aclmdlRICaptureEnd from another thread than the one that began the capture."""
+
+    status = 107038  # ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD
+    msg_id = "EE1016"
+
+
+class CaptureInvalidated(DeviceError):
+    """The capture was invalidated by a forbidden call; ending it gives no model."""
+
+    status = 507903  # ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED
+    msg_id = "EE1016"
+
+
 class OutOfMemory(DeviceError):
     status = 207001  # ACL_ERROR_RT_MEMORY_ALLOCATION
     msg_id = "EL0004"

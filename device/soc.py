@@ -58,6 +58,9 @@ class SocProfile(BaseModel):
     hbm_bandwidth_gbps: float = Field(gt=0)
     host_link_gbps: float = Field(gt=0)
     lib_api_workspace_size: int
+    # virtual memory (aclrtMemGetAllocationGranularity) and peer access (aclrtDeviceCanAccessPeer)
+    vmm_granularity: int = Field(gt=0)
+    peer_access: bool
 
     @property
     def hbm_total(self) -> int:

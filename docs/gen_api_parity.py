@@ -24,17 +24,23 @@ PARTIAL = {
     "callback; a synchronisation waits for blocking callbacks (docs/runtime.md)",
     "acldvppMalloc": "huge-page device memory tagged dvpp; in libascendcl (no separate libacl_dvpp)",
     "aclAppLog": "C formats the variadic arguments into at most 4095 bytes, then the 1024-byte plog line rule applies",
+    "aclrtMallocPhysical": "device memory only (a host location is 207000); sizes round up to the granule",
+    "aclrtMemGetAllocationGranularity": "the SoC profile's granule (2 MiB), 1 GiB for the 1 GiB page attributes",
+    "aclrtDeviceCanAccessPeer": "answered from the SoC profile (every simulated device of a part alike)",
+    "aclmdlRICaptureBegin": "C-only; capture of tasks on one stream (no cross-stream capture graph)",
+    "aclmdlRIExecuteAsync": "C-only; replays are not race-checked against other streams",
 }
 # pyACL modules that exist on the face but answer every call with 207000 and a message (acl.unsupported)
 OUT_OF_SCOPE = {
     "acl.op.* (incl. set_model_dir)": "the legacy aclop single-operator path needs op models compiled by ATC; "
     "the emulator runs operators through aclnn",
-    "acl.mdl.* (beyond stream capture)": "offline models (.om) need the model compiler and executor",
+    "acl.mdl.*": "offline models (.om) need the model compiler and executor (stream capture is C-only, see aclmdlRI*)",
     "acl.media.* (beyond dvpp_malloc / dvpp_free)": "media engines (DVPP, VPC, JPEG, VENC/VDEC) are hardware blocks "
     "the emulator does not model",
     "acl.hccl.* / HCCL collectives": "one emulated process with no interconnect",
     "IPC memory and events, multi-process sharing": "the emulator is one process; not on the face (AttributeError)",
 }
+C_ONLY_NOTE = "C-only (real pyACL has no wrapper); Python callers use this module"
 REJECTED = {
     "aclrtMemcpy2d": "not emulated yet (not on the face: AttributeError)",
     "aclrtMallocWithCfg": "not emulated yet",
@@ -43,7 +49,8 @@ REJECTED = {
     "aclrtSetStreamFailureMode": "only ACL_CONTINUE_ON_FAILURE behaviour exists",
     "aclrtSetOpWaitTimeout": "not emulated yet",
     "aclrtSetOpExecuteTimeOut": "not emulated yet",
-    "aclrtDeviceEnablePeerAccess": "cross-device copies are refused with 107000",
+    "aclmdlRICaptureTaskGrpBegin / TaskGrpEnd / TaskUpdate*": "task groups and task update are not emulated",
+    "aclmdlRIDebugPrint / aclmdlRIDebugJsonPrint": "not emulated",
     "aclrtEventGetTimestamp": "not emulated yet",
     "aclnnReselectStaticKernel": "static kernels are not emulated",
     "aclnnReselectStaticKernelWithPath": "static kernels are not emulated",
@@ -67,6 +74,9 @@ def acl_rows() -> list[tuple[str, str, str, str]]:
         real = {"get_version": "aclrtGetVersion", "get_soc_name": "aclrtGetSocName",
                 "get_recent_err_msg": "aclGetRecentErrMsg"}[name]  # fmt: skip
         rows.append((real, f"acl.{name}", "supported", ""))
+    for real in sorted(acl.C_ONLY):
+        note = PARTIAL.get(real, C_ONLY_NOTE)
+        rows.append((real, f"acl.model_ri.{real}", "partial" if real in PARTIAL else "supported", note))
     for name, fn in sorted(vars(acl.util).items()):
         if inspect.isfunction(fn) and not name.startswith("_") and fn.__module__ == acl.util.__name__:
             rows.append((f"acl.util.{name}", f"acl.util.{name}", "supported", "pyACL helper"))

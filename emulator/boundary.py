@@ -109,8 +109,8 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
     on_error = failed_values(proto)
     # pyACL's parameterless wrappers ignore extra positional arguments (real pyACL does the same).
     tolerant = proto.py_name is not None and not proto.py_inputs
-    # acl_meta.h, aclnn_base.h and the ops (no pyACL name) are the op provider's; the runtime is the Device's
-    provided = proto.py_name is None
+    # acl_meta.h, aclnn_base.h and the ops are the op provider's; the runtime (pyACL-named or C-only) the Device's
+    provided = not proto.runtime
 
     def decorate(fn: F) -> F:
         checks = argument_checks(proto, fn, names_match=names_match)
@@ -185,6 +185,13 @@ def acl_api(c_name: str) -> Callable[[F], F]:
     proto = lookup(c_name)
     assert proto.py_name is not None, f"{c_name} has no pyACL name in the table"
     return c_api(proto, parse_failed=f"{proto.py_name} args parse failed", names_match=False)
+
+
+def acl_c_api(c_name: str) -> Callable[[F], F]:
+    """A C-only runtime call (no pyACL wrapper exists): C name, pyACL's argument rules and returns."""
+    proto = lookup(c_name)
+    assert proto.runtime and proto.py_name is None, f"{c_name} is not a C-only runtime call in the table"
+    return c_api(proto, names_match=False)
 
 
 def report_undefined(

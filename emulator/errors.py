@@ -92,6 +92,20 @@ class HostOutOfMemory(EmulatorError):
     msg_id = "EH0010"
 
 
+class AclReservedNotZero(EmulatorError):
+    """A reserved parameter that must be 0 is not (aclrtDeviceEnablePeerAccess's flags): 200006."""
+
+    status = AclError.ACL_ERROR_FEATURE_UNSUPPORTED
+    msg_id = "EH0007"
+
+    def __init__(self, func: str, value: int, param: str) -> None:
+        super().__init__(
+            f"{func} failed because value {value} for parameter {param} is invalid. Expected value: 0 (reserved).",
+            param=param,
+            value=value,
+        )
+
+
 class AclTimeoutInvalid(EmulatorError):
     """A timeout below -1: the ACL layer rejects it with the runtime's 107000 and an EH0007 text."""
 

@@ -74,7 +74,7 @@ class Rule:
             f"{c_name} failed with {describe(self.status, aclnn=aclnn)} ({self.status}), returning {returned}: "
             f"fault injected by {self.source} ({self.spec})."
         )
-        cls = InjectedRuntimeFault if self.proto.py_name is not None else InjectedAclnnFault
+        cls = InjectedRuntimeFault if self.proto.runtime else InjectedAclnnFault
         fault = cls(text, msg_id=message_id(self.status, runtime=cls is InjectedRuntimeFault), injected=str(self.spec))
         fault.status = self.status
         return fault

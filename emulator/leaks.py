@@ -40,6 +40,9 @@ LAYERS: dict[str, tuple[ResourceKind, ...]] = {
         ResourceKind.EVENT,
         ResourceKind.DEVICE_MEMORY,
         ResourceKind.HOST_MEMORY,
+        ResourceKind.VIRTUAL_RANGE,
+        ResourceKind.PHYSICAL_MEMORY,
+        ResourceKind.MODEL_RI,
     ),
     "acl objects (acl)": (ResourceKind.DATA_BUFFER, ResourceKind.TENSOR_DESC),
     "aclnn objects": (
@@ -117,7 +120,9 @@ class LeakReport:
 
     @property
     def device_bytes(self) -> int:
-        return sum(r.size or 0 for r in self.leaked if r.kind is ResourceKind.DEVICE_MEMORY)
+        """Device memory leaked: aclrtMalloc allocations and aclrtMallocPhysical handles (as charged)."""
+        kinds = (ResourceKind.DEVICE_MEMORY, ResourceKind.PHYSICAL_MEMORY)
+        return sum(r.size or 0 for r in self.leaked if r.kind in kinds)
 
     def summary(self) -> str:
         if not self.tracking:

@@ -38,6 +38,9 @@ class ResourceKind(StrEnum):
     # acl objects (acl_base.h)
     DATA_BUFFER = "data_buffer"
     TENSOR_DESC = "tensor_desc"
+    VIRTUAL_RANGE = "virtual_range"  # aclrtReserveMemAddress
+    PHYSICAL_MEMORY = "physical_memory"  # aclrtMallocPhysical
+    MODEL_RI = "model_ri"  # aclmdlRICaptureEnd
     # aclnn objects
     TENSOR = "tensor"
     SCALAR = "scalar"

@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,10 +42,11 @@ from ..interface import AllocationInfo, DevicePtr, MemInfo, PageKind
 from .backing import POISON, Backing
 from .written import WrittenBytes
 
-__all__ = ["POISON", "Allocation", "Heap"]
+__all__ = ["MAPPING_TAG", "POISON", "Allocation", "Heap"]
 DEVICE_BASE = 0x12C0_0000_0000  # far from any real host mapping on x86-64 / aarch64 Linux
 DEVICE_SPAN = 1 << 40  # each device gets its own terabyte of address space
 FREED_REMEMBERED = 256
+MAPPING_TAG = "vmm range"  # an entry of the live table that is a reserved virtual range (not an aclrtMalloc)
 
 
 @dataclass(slots=True)
@@ -53,6 +54,8 @@ class Allocation:
     info: AllocationInfo
     buffer: Backing | None = None  # created on first touch
     written: WrittenBytes | None = None  # created on first write: None is "no byte written yet"
+    # a reserved virtual range: which (offset, nbytes) spans of it are mapped (only those resolve)
+    mapped: Callable[[int, int], bool] | None = None
 
     def written_state(self) -> WrittenBytes:
         if self.written is None:
@@ -143,6 +146,13 @@ class Heap:
 
     def release(self, addr: int) -> Allocation:
         with self._lock:
+            alloc = self._live.get(addr)
+            if alloc is not None and alloc.info.tag == MAPPING_TAG:
+                raise InvalidAddress(
+                    f"free at {addr:#x}: the address is a reserved virtual range (aclrtUnmapMem, "
+                    "aclrtReleaseMemAddress), not an aclrtMalloc allocation",
+                    addr=addr,
+                )
             alloc = self._live.pop(addr, None)
             if alloc is None:
                 raise InvalidAddress(self.describe_bad_address(addr, 0, "free"), addr=addr)
@@ -154,13 +164,47 @@ class Heap:
             alloc.buffer = None  # the mapping goes with the last view of it
         return alloc
 
+    # -- virtual memory (device/simulated/vmm.py keeps the rules) ------------------------------
+    def reserve_addresses(self, size: int, align: int) -> DevicePtr:
+        """A range of this device's address space that no allocation will ever take."""
+        with self._lock:
+            return self._take_address(size, align)
+
+    def charge(self, size: int, what: str) -> None:
+        """Physical memory counted in used / peak, as an aclrtMalloc of whole pages is."""
+        with self._lock:
+            if self.used + size > self.capacity:
+                raise OutOfMemory(f"Failed to allocate {what}.", requested=size, used=self.used, capacity=self.capacity)
+            self.used += size
+            self.peak = max(self.peak, self.used)
+
+    def refund(self, size: int) -> None:
+        with self._lock:
+            self.used -= size
+
+    def insert_mapping(self, alloc: Allocation) -> None:
+        """A reserved range: its mapped spans resolve like an allocation for copies and kernels."""
+        with self._lock:
+            self._live[alloc.addr] = alloc
+            bisect.insort(self._starts, alloc.addr)
+
+    def remove_mapping(self, addr: int) -> Allocation:
+        with self._lock:
+            alloc = self._live.pop(addr)
+            del self._starts[bisect.bisect_left(self._starts, addr)]
+        if alloc.buffer is not None:
+            self.budget.refund(alloc.buffer.charged)
+            alloc.buffer = None
+        return alloc
+
     # -- lookups ----------------------------------------------------------------------------
     def get(self, addr: int) -> Allocation | None:
         return self._live.get(addr)
 
     def live(self) -> list[AllocationInfo]:
+        """The live aclrtMalloc allocations (a virtual-memory mapping is not one: its physical memory is)."""
         with self._lock:
-            return [a.info for a in self._live.values()]
+            return [a.info for a in self._live.values() if a.info.tag != MAPPING_TAG]
 
     def containing(self, addr: int, nbytes: int) -> Allocation | None:
         with self._lock:
@@ -168,7 +212,11 @@ class Heap:
             if i < 0:
                 return None
             alloc = self._live[self._starts[i]]
-        return alloc if addr + max(nbytes, 1) <= alloc.end else None
+        if addr + max(nbytes, 1) > alloc.end:
+            return None
+        if alloc.mapped is not None and not alloc.mapped(addr - alloc.addr, max(nbytes, 1)):
+            return None  # inside a reserved range, but not (wholly) mapped
+        return alloc
 
     def view(self, addr: int, nbytes: int, operation: str) -> np.ndarray:
         """A writable uint8 view of [addr, addr+nbytes); chunks touched for the first time get the poison."""
@@ -308,6 +356,12 @@ class Heap:
                     f"{what}: the address lies in an allocation that was already freed "
                     f"({info.addr:#x}, {info.size} bytes, tag {info.tag})"
                 )
+        reserved = self._reserved_range(addr)
+        if reserved is not None:
+            return (
+                f"{what}: inside the virtual range reserved at {reserved.addr:#x} ({reserved.info.size} bytes), "
+                "but not mapped over the whole span (aclrtMapMem)"
+            )
         inside = self.containing(addr, 0)
         if inside is not None:
             info = inside.info
@@ -328,6 +382,13 @@ class Heap:
             f"{what}: not inside any live device allocation; nearest is {info.addr:#x} "
             f"({info.size} bytes, tag {info.tag})"
         )
+
+    def _reserved_range(self, addr: int) -> Allocation | None:
+        i = bisect.bisect_right(self._starts, addr) - 1
+        if i < 0:
+            return None
+        alloc = self._live[self._starts[i]]
+        return alloc if alloc.mapped is not None and addr < alloc.end else None
 
     def _nearest(self, addr: int) -> Allocation | None:
         if not self._starts:

@@ -40,6 +40,7 @@ from ..interface import (
     AllocationInfo,
     BlockContext,
     BufferArg,
+    Device,
     DeviceCaps,
     DeviceFault,
     DevicePtr,
@@ -59,10 +60,12 @@ from ..interface import (
 from ..soc import SocProfile, load_soc
 from . import cost, initcheck
 from .bounds import checked
+from .capture import CaptureMode, CaptureStatus, Replay
 from .heap import DEVICE_BASE, DEVICE_SPAN, Heap
 from .host import PinnedHost, host_view
 from .host_maps import HostMaps
 from .streams import Scheduler
+from .vmm import VirtualMemory
 
 log = structlog.get_logger(logger_name="device.simulated")
 
@@ -103,6 +106,7 @@ class SimulatedNpu:
         )
         self.host = PinnedHost(self.heap.budget)  # one budget: device backing and pinned memory share the host
         self.host_maps = HostMaps()
+        self.vmm = VirtualMemory(self.heap, device_id=device_id, granularity=self.soc.vmm_granularity)
         self.scheduler = Scheduler(
             device_id=device_id, max_streams=self.soc.max_streams, max_events=self.soc.max_events, eager=eager
         )
@@ -110,6 +114,7 @@ class SimulatedNpu:
         self.race_listeners: list[RaceListener] = []
         self.fault_listeners: list[FaultListener] = []
         self._site_source: SiteSource | None = None
+        self._capture_mode_source: Callable[[], int] | None = None
         self.lock = threading.RLock()
         self.block_workers = block_workers
         self._pool: ThreadPoolExecutor | None = None
@@ -196,6 +201,97 @@ class SimulatedNpu:
         base = DEVICE_BASE + self.device_id * DEVICE_SPAN
         return base <= ptr < base + DEVICE_SPAN
 
+    # -- virtual memory (device/simulated/vmm.py) --------------------------------------------
+    def reserve_mem(self, size: int) -> DevicePtr:
+        with self.lock:
+            return self.vmm.reserve(size)
+
+    def release_mem(self, addr: int) -> int:
+        with self.lock:
+            return self.vmm.release(addr)
+
+    def malloc_physical(self, size: int) -> int:
+        with self.lock:
+            return self.vmm.malloc_physical(size)
+
+    def free_physical(self, handle: int) -> int:
+        with self.lock:
+            return self.vmm.free_physical(handle)
+
+    def map_mem(self, va: int, size: int, offset: int, handle: int) -> None:
+        with self.lock:
+            self.vmm.map(va, size, offset, handle)
+
+    def unmap_mem(self, va: int) -> None:
+        """Queued work on the range runs first: after the unmap its addresses resolve to nothing."""
+        with self.lock:
+            found = self.vmm.mapping_at(va)
+            if found is not None:
+                self._settle(f"aclrtUnmapMem({va:#x})", va, found[1], Access.WRITE)
+            self.vmm.unmap(va)
+
+    # -- copies between devices (peer access) -------------------------------------------------
+    def peer_copy(self, dst: int, src: int, count: int, peer: Device, stream: StreamId | None) -> None:
+        """A device-to-device copy with one end on ``peer``; ``stream`` (of this device) or synchronous.
+
+        The peer's queued work on its end runs first (the peer has no part in this stream's order);
+        the copy itself is a task of this device's stream, so it is ordered with that stream's work.
+        """
+        if not isinstance(peer, SimulatedNpu):
+            raise InvalidValue("a peer copy between a simulated device and another backend's", peer=peer.device_id)
+        first, second = sorted((self, peer), key=lambda d: d.device_id)  # one lock order across devices
+        with first.lock, second.lock:
+            dst_dev = self if self._in_own_window(dst) else peer
+            src_dev = self if self._in_own_window(src) else peer
+            for dev, addr, what in ((dst_dev, dst, "copy destination"), (src_dev, src, "copy source")):
+                if dev.heap.containing(addr, count) is None:
+                    raise InvalidValue(dev.heap.describe_bad_address(addr, count, what), addr=addr, count=count)
+            peer_end = (dst, Access.WRITE) if dst_dev is peer else (src, Access.READ)
+            peer._settle("peer copy", peer_end[0], count, peer_end[1])
+
+            def run() -> None:
+                target = dst_dev.heap.view_for_overwrite(dst, count, "copy destination")
+                src_dev.heap.read_into(src, target, "copy source")
+                dst_dev.heap.assign_written(dst, src_dev.heap.written_mask(src, count))
+
+            own = BufferArg(src, count, Access.READ) if src_dev is self else BufferArg(dst, count, Access.WRITE)
+            if stream is None:
+                self._check_sync_call("aclrtMemcpy")
+                self._settle("aclrtMemcpy D2D (peer)", own.addr, count, own.access)
+                run()
+            else:
+                duration = cost.copy_us(self.soc, count, Direction.D2D)
+                self._submit(stream, "memcpy_async D2D (peer)", run, (own,), duration)
+
+    # -- stream capture (device/simulated/capture.py) -----------------------------------------
+    def set_capture_mode_source(self, source: Callable[[], int] | None) -> None:
+        """What gives the calling thread's capture mode (aclmdlRICaptureThreadExchangeMode); None: GLOBAL."""
+        self._capture_mode_source = source
+
+    def _check_sync_call(self, operation: str) -> None:
+        mode = self._capture_mode_source() if self._capture_mode_source is not None else int(CaptureMode.GLOBAL)
+        self.scheduler.check_sync_call(operation, threading.get_ident(), mode)
+
+    def begin_capture(self, stream: StreamId, mode: int, model: int) -> None:
+        with self.lock:
+            self.scheduler.begin_capture(stream, CaptureMode(mode), threading.get_ident(), model)
+
+    def end_capture(self, stream: StreamId) -> list[Replay]:
+        with self.lock:
+            return self.scheduler.end_capture(stream, threading.get_ident())
+
+    def capture_info(self, stream: StreamId) -> tuple[int, int]:
+        """(aclmdlRICaptureStatus, the model being captured or 0)."""
+        capture = self.scheduler.capture_of(stream)
+        if capture is None:
+            return int(CaptureStatus.NONE), 0
+        return int(capture.status), capture.model
+
+    def replay(self, entries: list[Replay], stream: StreamId) -> None:
+        with self.lock:
+            for entry in entries:
+                entry(stream)
+
     # -- copies and sets --------------------------------------------------------------------
     def copy(self, dst: int, src: int, count: int, direction: Direction, stream: StreamId | None) -> None:
         with self.lock:
@@ -217,6 +313,7 @@ class SimulatedNpu:
 
             buffers = (BufferArg(src, count, Access.READ), BufferArg(dst, count, Access.WRITE))
             if stream is None:
+                self._check_sync_call("aclrtMemcpy")
                 for buf in buffers:
                     self._settle(f"aclrtMemcpy {direction.name}", buf.addr, buf.nbytes, buf.access)
                 run()
@@ -238,6 +335,7 @@ class SimulatedNpu:
 
             buffers = (BufferArg(ptr, count, Access.WRITE),)
             if stream is None:
+                self._check_sync_call("aclrtMemset")
                 self._settle("aclrtMemset", ptr, count, Access.WRITE)
                 run()
             else:
@@ -284,7 +382,8 @@ class SimulatedNpu:
         """Enqueue a task that touches device memory, reporting the queued tasks of other streams it races."""
         if site is None:
             site = self._site()
-        for task, theirs, mine in self.scheduler.cross_stream_conflicts(stream, buffers):
+        captured = self.scheduler.capture_of(stream) is not None  # nothing runs now: no race to see yet
+        for task, theirs, mine in () if captured else self.scheduler.cross_stream_conflicts(stream, buffers):
             lo, hi = max(theirs.addr, mine.addr), min(theirs.addr + theirs.nbytes, mine.addr + mine.nbytes)
             writes = Access.WRITE in theirs.access
             self._race(RaceReport(name, lo, hi - lo, task.name, task.stream, stream, writes, task.site))

@@ -44,11 +44,13 @@ from ..errors import (
     NoEventResource,
     NoStreamResource,
     ReportRaisedInTask,
+    StreamCaptured,
     StreamSyncTimeout,
     TaskFailed,
     TaskInterrupted,
 )
 from ..interface import Access, BufferArg, EventId, StreamId
+from .capture import Capture, CaptureMode, Replay, check_sync_call, finish
 
 EVENT_SYNC = 0x1
 EVENT_TIME_LINE = 0x8
@@ -80,6 +82,7 @@ class Stream:
     error: DeviceError | None = None
     destroyed: bool = False
     holds: list[int] = field(default_factory=list)  # blocking host callbacks: no task after min(holds) runs
+    capture: Capture | None = None  # aclmdlRICaptureBegin: tasks are recorded here, not queued
 
     def runnable(self, task: Task) -> bool:
         return not self.holds or task.seq <= min(self.holds)
@@ -135,6 +138,7 @@ class Scheduler:
 
     def destroy_stream(self, sid: StreamId, *, force: bool) -> None:
         st = self.stream(sid)
+        st.capture = None  # a teardown abandons a capture (the ACL calls refuse to destroy a capturing stream)
         if force:
             st.pending.clear()
         else:
@@ -174,6 +178,13 @@ class Scheduler:
         st = self.stream(sid)
         self._seq += 1
         task = Task(self._seq, sid, name, run, buffers, duration_us, after, site)
+        if st.capture is not None:  # recorded for the model: each execution enqueues it again
+
+            def replay(target: StreamId) -> None:
+                self.submit(target, name, run, buffers=buffers, duration_us=duration_us, site=site)
+
+            st.capture.entries.append(replay)
+            return task
         st.pending.append(task)
         if self.eager:
             self.drain(st, task.seq)
@@ -236,6 +247,7 @@ class Scheduler:
     def synchronize(self, sid: StreamId, timeout_ms: int) -> None:
         self._check_timeout(timeout_ms)
         st = self.stream(sid)
+        self.refuse_captured(st, "Synchronizing a stream")
         if timeout_ms > 0 and self.pending_duration_us(st) > timeout_ms * 1000:
             raise StreamSyncTimeout(
                 f"Stream synchronize timeout. stream={sid:#x}, timeout={timeout_ms}ms",
@@ -315,6 +327,43 @@ class Scheduler:
             if st is not None:
                 self.drain(st, task.seq)
 
+    # -- capture ----------------------------------------------------------------------------
+    @staticmethod
+    def refuse_captured(st: Stream, operation: str) -> None:
+        if st.capture is not None:
+            raise StreamCaptured(
+                f"{operation}: stream {st.sid:#x} during the capture stage is not supported", stream=st.sid
+            )
+
+    def begin_capture(self, sid: StreamId, mode: CaptureMode, thread: int, model: int) -> None:
+        st = self.stream(sid)
+        if st.capture is not None:
+            raise StreamCaptured(
+                f"Stream begin capture: stream {sid:#x} is already in capture status "
+                f"({st.capture.status.name.lower()})",
+                stream=sid,
+            )
+        st.capture = Capture(mode, thread, model)
+
+    def end_capture(self, sid: StreamId, thread: int) -> list[Replay]:
+        """The captured entries; the stream stops capturing even when the capture was invalidated."""
+        st = self.stream(sid)
+        capture = st.capture
+        try:
+            return finish(sid, capture, thread)
+        finally:
+            if capture is not None and capture.thread == thread:
+                st.capture = None
+
+    def capture_of(self, sid: StreamId) -> Capture | None:
+        return self.stream(sid).capture
+
+    def check_sync_call(self, operation: str, thread: int, thread_mode: int) -> None:
+        """A synchronous copy or set: refused while a capture on this device forbids it to the thread."""
+        captures = [(st.sid, st.capture) for st in self._streams.values() if st.capture is not None]
+        if captures:
+            check_sync_call(captures, operation, thread, CaptureMode(thread_mode))
+
     # -- events -----------------------------------------------------------------------------
     def create_event(self, flags: int | None, *, ex: bool) -> EventId:
         """flags None is aclrtCreateEvent: an internal flag set that is both waitable and timed."""
@@ -347,6 +396,9 @@ class Scheduler:
     def record(self, eid: EventId, sid: StreamId) -> None:
         ev = self.event(eid)
         st = self.stream(sid)
+        if st.capture is not None:  # the record happens when the model runs
+            st.capture.entries.append(lambda target: self.record(eid, target))
+            return
 
         def stamp() -> None:
             if ev.timed:
@@ -362,6 +414,10 @@ class Scheduler:
             raise FeatureNotSupported("aclrtResetEvent is not supported for Ex events", event=eid)
         if not ev.waitable:
             raise FeatureNotSupported("the event was not created with ACL_EVENT_SYNC", event=eid)
+        capture = self.stream(sid).capture
+        if capture is not None:
+            capture.entries.append(lambda target: self.reset(eid, target))
+            return
 
         def unrecord() -> None:
             ev.recorded = None
@@ -374,6 +430,10 @@ class Scheduler:
         self.stream(sid)
         if not ev.waitable:
             raise FeatureNotSupported("the event cannot be waited on (no ACL_EVENT_SYNC flag)", event=eid)
+        capture = self.stream(sid).capture
+        if capture is not None:  # which record it waits for is decided when the model runs
+            capture.entries.append(lambda target: self.wait(target, eid))
+            return
         after = (ev.recorded,) if ev.recorded is not None else ()
         self.submit(sid, f"wait_event({eid:#x})", lambda: None, after=after)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 MAX_RUNS = 64  # beyond this many separate runs, a per-byte mask is cheaper to query
+MASK_MAX = 256 * 1024 * 1024  # no per-byte mask beyond this: a reserved range the size of the card keeps runs
 
 
 class WrittenBytes:
@@ -68,6 +69,11 @@ class WrittenBytes:
             self.mark(start, end)
         elif not written.any():
             self.clear(start, end)
+        elif self._mask is None and self.size > MASK_MAX:  # too big for a mask: the runs of ``written``
+            self.clear(start, end)
+            edges = np.flatnonzero(np.diff(np.concatenate(([False], written, [False])).astype(np.int8)))
+            for lo, hi in zip(edges[::2], edges[1::2], strict=True):
+                self.mark(start + int(lo), start + int(hi))
         else:
             mask = self._as_mask()
             mask[start:end] = written
@@ -112,5 +118,5 @@ class WrittenBytes:
         return self._mask
 
     def _spill(self) -> None:
-        if len(self._runs) > MAX_RUNS:
+        if len(self._runs) > MAX_RUNS and self.size <= MASK_MAX:
             self._as_mask()

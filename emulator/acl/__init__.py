@@ -37,6 +37,7 @@ from emulator.acl.buffers import (
     get_tensor_desc_type,
     update_data_buffer,
 )
+from emulator.acl.model_ri import C_ONLY
 from emulator.boundary import acl_api
 from emulator.config import AclConfig
 from emulator.config_files import JSON_NESTING_LIMIT, ConfigFileRefused, json_depth, read_config_text
@@ -163,6 +164,7 @@ def get_recent_err_msg() -> str | None:
 
 
 __all__ = [
+    "C_ONLY",
     "app_log",
     "constants",
     "create_data_buffer",

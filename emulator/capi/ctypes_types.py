@@ -30,6 +30,37 @@ CTYPES: dict[str, Any] = {
 }
 
 
+class AclrtMemLocation(ctypes.Structure):
+    _fields_ = (("id", ctypes.c_uint32), ("type", ctypes.c_int))
+
+
+class AclrtPhysicalMemProp(ctypes.Structure):
+    _fields_ = (
+        ("handleType", ctypes.c_int),
+        ("allocationType", ctypes.c_int),
+        ("memAttr", ctypes.c_int),
+        ("location", AclrtMemLocation),
+        ("reserve", ctypes.c_uint64),
+    )
+
+
+STRUCTS: dict[str, type[ctypes.Structure]] = {"aclrtPhysicalMemProp": AclrtPhysicalMemProp}
+
+
+def read_struct(name: str, address: int) -> dict[str, Any]:
+    """The C struct ``name`` at ``address`` as pyACL's dict of its fields (a nested struct a dict too)."""
+    return _as_dict(STRUCTS[name].from_address(address))
+
+
+def _as_dict(value: ctypes.Structure) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field in value._fields_:
+        field_name = field[0]
+        item = getattr(value, field_name)
+        out[field_name] = _as_dict(item) if isinstance(item, ctypes.Structure) else int(item)
+    return out
+
+
 def base_type(param: Param) -> str:
     """The declaration's type name without qualifiers and stars (``const int64_t *dims`` → int64_t)."""
     return param.c_decl.replace("const", " ").replace("*", " ").split()[0]

@@ -1,7 +1,7 @@
 """One entry of the prototype table: a C function as its header declares it.
 
 An entry is written as the C declaration itself (so it reads like the header and cannot drift
-from it), with two annotations C has no syntax for:
+from it), with annotations C has no syntax for:
 
 - ``name[count]`` after an array parameter names the parameter holding its length
   (``const int64_t *viewDims[viewDimsNum]``); an out array whose count is an out parameter too
@@ -14,6 +14,8 @@ from it), with two annotations C has no syntax for:
   face does not take: it is filled in from the Python caller's frame.
 - a trailing ``...`` is a C variadic function (aclAppLog): its C forwarder formats the arguments
   with ``vsnprintf`` and passes the text in place of the format.
+- ``@inout`` after a pointer to a number marks an in/out parameter (aclmdlRICaptureThreadExchangeMode's
+  ``mode``): the Python face takes the value in as an argument and gets the new one back first.
 
 The pyACL face also drops the count of an input array (``create_tensor_desc(dtype, dims, format)``:
 the list knows its length), as real pyACL does; the aclnn face keeps counts, in C order.
@@ -31,12 +33,13 @@ from dataclasses import dataclass, field
 from emulator.capi.types import (
     CALLBACKS,
     ENUMS,
+    IN_STRUCTS,
     INTEGERS,
     META_HANDLES,
     OBJECT,
     OPAQUE,
+    OUT_STRUCTS,
     RUNTIME_HANDLES,
-    STRUCTS,
     VALUE,
     CType,
     array_type,
@@ -50,7 +53,7 @@ NUMBERS = (*INTEGERS, *ENUMS, "float", "double", "bool")
 _DECL = re.compile(r"^\s*(?P<ret>.+?)\s*\b(?P<name>\w+)\s*\((?P<params>.*)\)\s*$", re.S)
 _PARAM = re.compile(
     r"^(?P<const>const\s+)?(?P<type>\w+)\s*(?P<stars>(?:\*\s*(?:const\s*)?)*)\s*(?P<name>\w+)"
-    r"\s*(?:\[(?P<count>[^\]]*)\])?\s*(?P<note>@host|@object|@caller)?$"
+    r"\s*(?:\[(?P<count>[^\]]*)\])?\s*(?P<note>@host|@object|@caller|@inout)?$"
 )
 
 
@@ -64,6 +67,7 @@ class Param:
     out: bool = False
     count: str | None = None  # the parameter holding an array's length
     caller: bool = False  # a source location the pyACL face fills in from its caller (``@caller``)
+    inout: bool = False  # an out-parameter whose value is also read (``@inout``): an input as well
 
     @property
     def is_array(self) -> bool:
@@ -98,8 +102,8 @@ class Proto:
 
     @property
     def inputs(self) -> tuple[Param, ...]:
-        """The Python arguments, in C order: every input, counts included, out-parameters dropped."""
-        return tuple(p for p in self.params if not p.out)
+        """The Python arguments, in C order: every input, counts included, out-parameters dropped (in/out kept)."""
+        return tuple(p for p in self.params if not p.out or p.inout)
 
     @property
     def py_inputs(self) -> tuple[Param, ...]:
@@ -112,6 +116,11 @@ class Proto:
         """The out-values Python gets back before the status (an out array's count merged into it)."""
         merged = {p.count for p in self.params if p.out and p.count}
         return tuple(p for p in self.params if p.out and p.name not in merged)
+
+    @property
+    def runtime(self) -> bool:
+        """Whether the function is the ACL runtime's (acl/*.h), with or without a pyACL name."""
+        return self.header.startswith("acl/")
 
     def c_signature(self) -> str:
         """The declaration as a header prints it (annotations stripped)."""
@@ -162,15 +171,21 @@ def _param(text: str, counts_out: set[str]) -> Param:
         return Param(name, c_decl, OBJECT)
     if note == "@caller":
         return Param(name, c_decl, pointer_type(base, is_const), caller=True)
+    if note == "@inout":
+        if stars != 1 or is_const or base not in NUMBERS:
+            raise ValueError(f"@inout marks a non-const pointer to a number, not {text!r}")
+        return Param(name, c_decl, scalar_type(base), out=True, inout=True)
     if stars == 1:
         if base in NUMBERS and not is_const and count is None:
             return Param(name, c_decl, scalar_type(base), out=True)
         if base in NUMBERS:
             return Param(name, c_decl, array_type(base, is_const), count=count or None)
-        if base in STRUCTS and not is_const:
+        if base in OUT_STRUCTS and not is_const:
             return Param(name, c_decl, struct_type(base), out=True)  # filled in; pyACL returns a dict
         if base in RUNTIME_HANDLES and not is_const:
             return Param(name, c_decl, scalar_type(base), out=True)  # aclrtStream *stream: created here
+        if base in IN_STRUCTS:  # a struct read by the callee (aclrtPhysicalMemProp *prop): a dict in Python
+            return Param(name, c_decl, pointer_type(base, is_const))
         return Param(name, c_decl, pointer_type(base, is_const))
     # T **: an out-parameter, or an array of handles when it is annotated with an input count
     if count is not None and count not in counts_out and base in META_HANDLES:

@@ -1,8 +1,10 @@
 """The prototype table, ACL runtime part: acl.h / acl_rt.h functions with their pyACL names.
 
 Each row is the C declaration (parameter names as the CANN headers spell them) and the pyACL
-function that is its Python face. The natural failure status of a runtime call is
-ACL_ERROR_INVALID_PARAM (100000): what a null out-pointer returns.
+function that is its Python face. A row without a pyACL name is a C-only call (real pyACL wraps
+no such function): its Python face is the function of that C name in ``emulator.acl.C_ONLY``.
+The natural failure status of a runtime call is ACL_ERROR_INVALID_PARAM (100000): what a null
+out-pointer returns.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ HEADER_RT = "acl/acl_rt.h"
 HEADER_DVPP = "acl/ops/acl_dvpp.h"
 INVALID_PARAM = int(AclError.ACL_ERROR_INVALID_PARAM)
 
-# (pyACL name, C declaration, header)
-ROWS: tuple[tuple[str, str, str], ...] = (
+# (pyACL name or None for a C-only call, C declaration, header)
+ROWS: tuple[tuple[str | None, str, str], ...] = (
     ("acl.init", "aclError aclInit(const char *configPath)", HEADER_ACL),
     ("acl.finalize", "aclError aclFinalize(void)", HEADER_ACL),
     ("acl.finalize_reference", "aclError aclFinalizeReference(uint64_t *refCount)", HEADER_ACL),
@@ -212,6 +214,60 @@ ROWS: tuple[tuple[str, str, str], ...] = (
         "aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *utilizationInfo)",
         HEADER_RT,
     ),
+    # virtual memory
+    (
+        "acl.rt.mem_get_allocation_granularity",
+        "aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option, "
+        "size_t *granularity)",
+        HEADER_RT,
+    ),
+    (
+        "acl.rt.reserve_mem_address",
+        "aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr, "
+        "uint64_t flags)",
+        HEADER_RT,
+    ),
+    ("acl.rt.release_mem_address", "aclError aclrtReleaseMemAddress(void *virPtr)", HEADER_RT),
+    (
+        "acl.rt.malloc_physical",
+        "aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop, "
+        "uint64_t flags)",
+        HEADER_RT,
+    ),
+    ("acl.rt.free_physical", "aclError aclrtFreePhysical(aclrtDrvMemHandle handle)", HEADER_RT),
+    (
+        "acl.rt.map_mem",
+        "aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags)",
+        HEADER_RT,
+    ),
+    ("acl.rt.unmap_mem", "aclError aclrtUnmapMem(void *virPtr)", HEADER_RT),
+    # peer access
+    (
+        "acl.rt.device_can_access_peer",
+        "aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)",
+        HEADER_RT,
+    ),
+    (
+        "acl.rt.device_enable_peer_access",
+        "aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)",
+        HEADER_RT,
+    ),
+    (
+        "acl.rt.device_disable_peer_access",
+        "aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)",
+        HEADER_RT,
+    ),
+    # stream capture (C-only: real pyACL wraps none of the aclmdlRI calls)
+    (None, "aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)", HEADER_RT),
+    (
+        None,
+        "aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status, aclmdlRI *modelRI)",
+        HEADER_RT,
+    ),
+    (None, "aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)", HEADER_RT),
+    (None, "aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)", HEADER_RT),
+    (None, "aclError aclmdlRIDestroy(aclmdlRI modelRI)", HEADER_RT),
+    (None, "aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode @inout)", HEADER_RT),
 )
 
 

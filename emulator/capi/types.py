@@ -149,9 +149,15 @@ ENUMS = (
     "aclrtFloatOverflowMode",
     "aclrtCallbackBlockType",
     "aclLogLevel",
+    "aclrtMemGranularityOptions",
+    "aclmdlRICaptureMode",
+    "aclmdlRICaptureStatus",
 )
 # Handles of the runtime: opaque pointers that Python holds as integers (pyACL's convention).
-RUNTIME_HANDLES = ("aclrtStream", "aclrtEvent", "aclrtContext")
+RUNTIME_HANDLES = ("aclrtStream", "aclrtEvent", "aclrtContext", "aclrtDrvMemHandle", "aclmdlRI")
+# Structs the callee reads (``const aclrtPhysicalMemProp *``): pyACL takes them as dicts keyed by the C
+# field names (a nested struct a dict too).
+IN_STRUCTS = ("aclrtPhysicalMemProp",)
 # Parameter objects of acl_meta.h: Python holds the object itself.
 META_HANDLES = (
     "aclTensor",
@@ -168,7 +174,7 @@ CALLBACKS = ("aclrtCallback",)
 OPAQUE = ("aclDataBuffer", "aclTensorDesc")
 # Structs a function fills in (``aclrtUtilizationInfo *``): pyACL returns them as a dict of their int32
 # fields, in snake_case; the reserved pointer field last is left as the caller set it.
-STRUCTS: dict[str, tuple[str, ...]] = {
+OUT_STRUCTS: dict[str, tuple[str, ...]] = {
     "aclrtUtilizationInfo": ("cubeUtilization", "vectorUtilization", "aicpuUtilization", "memoryUtilization"),
 }
 
@@ -209,7 +215,15 @@ def pointer_type(spelling: str, is_const: bool) -> CType:
         return handle_type(spelling, is_const)
     if spelling in OPAQUE:
         return CType(("const " if is_const else "") + f"{spelling} *", "address", is_address, "int | None")
+    if spelling in IN_STRUCTS:
+        return CType(
+            ("const " if is_const else "") + f"{spelling} *", "struct", _optional(_is_dict), "dict[str, Any] | None"
+        )
     raise KeyError(f"no pointer type {spelling!r} *")
+
+
+def _is_dict(value: object) -> bool:
+    return isinstance(value, dict)
 
 
 def handle_type(name: str, is_const: bool) -> CType:

@@ -38,6 +38,7 @@ from emulator.device.errors import (
     InvalidDeviceId,
     InvalidHandle,
     InvalidValue,
+    StreamCaptured,
     StreamNoCallback,
     WrongContext,
 )
@@ -47,7 +48,9 @@ from emulator.device.soc import SocProfile, load_soc
 from emulator.diagnostics import Diagnostics
 from emulator.runtime.context import Context, DeviceSlot
 from emulator.runtime.device_reports import fault_reporter, race_reporter
+from emulator.runtime.model_ri import ModelTable
 from emulator.runtime.reports import Report, Reports, StreamKey
+from emulator.runtime.vmm import VirtualMemoryTable
 from emulator.tracking import Registry, ResourceKind, capture_site
 
 log = structlog.get_logger(logger_name="emulator.runtime")
@@ -61,6 +64,7 @@ class ThreadState(threading.local):
 
     context: Context | None = None
     last_error: int = 0
+    capture_mode: int = 0  # aclmdlRICaptureThreadExchangeMode: ACL_MODEL_RI_CAPTURE_MODE_GLOBAL until changed
 
 
 class Runtime:
@@ -82,6 +86,8 @@ class Runtime:
         self._next_handle = CONTEXT_HANDLE_BASE
         self.host_budget = HostBudget(settings.host_budget)  # shared by every device of the process
         self.reports = Reports()  # host callbacks: stream subscriptions and each thread's reports
+        self.vmm = VirtualMemoryTable(self)  # reserved ranges, physical handles, peer pairs
+        self.models = ModelTable(self)  # model runtime instances from stream capture
 
     # -- devices ----------------------------------------------------------------------------
     @property
@@ -127,6 +133,7 @@ class Runtime:
                 device.set_site_source(capture_site if self.settings.tracking else None)
                 device.add_race_listener(race_reporter(self.diagnostics))
                 device.add_fault_listener(fault_reporter(self.diagnostics))
+            device.set_capture_mode_source(lambda: self.thread.capture_mode)
             primary = Context(self._new_handle(), device_id, primary=True)
             self._contexts[primary.handle] = primary
             slot = DeviceSlot(device, primary)
@@ -326,6 +333,10 @@ class Runtime:
         with self.lock:
             owner = self.stream_owner(handle)
             device, sid = self.resolve_stream(handle, submit=True)
+            if device.capture_info(sid)[0]:
+                raise StreamCaptured(
+                    f"Stream destruction: stream {handle:#x} during the capture stage is not supported"
+                )
             self.reports.forget_stream((device.device_id, int(sid)))
             device.destroy_stream(sid, force=force)
             owner.streams.discard(sid)

@@ -26,9 +26,9 @@ from typing import Any, NoReturn
 
 from emulator import acl, aclnn, process, tracking
 from emulator.capi import META, RUNTIME, Param, Proto
-from emulator.capi.ctypes_types import CTYPES, array_count, element_ctype
+from emulator.capi.ctypes_types import CTYPES, array_count, base_type, element_ctype, read_struct
 from emulator.capi.handles import HandleTable, UnknownHandle
-from emulator.capi.types import STRUCTS, snake
+from emulator.capi.types import OUT_STRUCTS, snake
 from emulator.config import Settings
 from emulator.diagnostics import ReportKind, UndefinedBehaviour
 from emulator.faults import FaultPlan
@@ -75,6 +75,9 @@ class Forward:
     def _converter(self, param: Param) -> Convert | None:
         """How a C argument becomes the face's; None where the number itself is the argument."""
         kind = param.ctype.kind
+        if param.inout:  # the value the pointer holds goes in; the forwarder writes the new one back
+            ctype = element_ctype(param)
+            return lambda value, args, handles: ctype.from_address(value).value
         if kind == "handle":
             return _HANDLE
         if kind == "array":
@@ -82,6 +85,9 @@ class Forward:
         if kind == "value":  # aclCreateScalar's value: the dtype's bytes at the address
             at = self.names.index("dataType")
             return lambda value, args, handles: ctypes.string_at(value, type_size(int(args[at]))) if value else None
+        if kind == "struct":  # aclrtPhysicalMemProp *: pyACL's dict of the fields
+            name = base_type(param)
+            return lambda value, args, handles: read_struct(name, value) if value else None
         if kind == "str" and self.pyacl and not self.c_face:
             return lambda value, args, handles: "" if value is None else value  # aclInit(NULL): no file
         if kind == "callback":  # a C function pointer: void (*)(void *userData), called through ctypes
@@ -196,7 +202,7 @@ class Forward:
                 ctypes.c_uint64.from_address(named[param.count]).value = len(items)
             return
         if param.ctype.kind == "struct":  # a dict of int32 fields, written in the struct's field order
-            fields = STRUCTS[param.ctype.element or ""]
+            fields = OUT_STRUCTS[param.ctype.element or ""]
             (ctypes.c_int32 * len(fields)).from_address(address)[:] = [int(value[snake(f)]) for f in fields]
             return
         if ctype is ctypes.c_void_p:
@@ -225,9 +231,9 @@ def _pyacl(name: str) -> Callable[..., Any]:
 def forwards() -> dict[str, Forward]:
     """Every C function of the table, ready to forward (built once; the table is fixed)."""
     table: dict[str, Forward] = {}
-    for proto in RUNTIME:
-        assert proto.py_name is not None
-        table[proto.c_name] = Forward(proto, _pyacl(proto.py_name), pyacl=True)
+    for proto in RUNTIME:  # a row without a pyACL name is a C-only call (acl.C_ONLY)
+        face = _pyacl(proto.py_name) if proto.py_name is not None else acl.C_ONLY[proto.c_name]
+        table[proto.c_name] = Forward(proto, face, pyacl=True)
     for proto in (*META, *REGISTRY.prototypes()):
         table[proto.c_name] = Forward(proto, getattr(aclnn, proto.c_name), pyacl=False)
     return table

@@ -30,6 +30,12 @@ RUNTIME_ENUMS: dict[str, tuple[str, ...]] = {
     "aclrtEventRecordedStatus": ("ACL_EVENT_RECORDED_STATUS_",),
     "aclrtStreamStatus": ("ACL_STREAM_STATUS_",),
     "aclrtCallbackBlockType": ("ACL_CALLBACK_",),
+    "aclrtMemHandleType": ("ACL_MEM_HANDLE_TYPE_",),
+    "aclrtMemAllocationType": ("ACL_MEM_ALLOCATION_TYPE_",),
+    "aclrtMemLocationType": ("ACL_MEM_LOCATION_TYPE_",),
+    "aclrtMemGranularityOptions": ("ACL_RT_MEM_ALLOC_GRANULARITY_",),
+    "aclmdlRICaptureMode": ("ACL_MODEL_RI_CAPTURE_MODE_",),
+    "aclmdlRICaptureStatus": ("ACL_MODEL_RI_CAPTURE_STATUS_",),
 }
 BASE_ENUMS: dict[str, tuple[str, ...]] = {"aclLogLevel": ("=ACL_DEBUG", "=ACL_INFO", "=ACL_WARNING", "=ACL_ERROR")}
 BASE_TYPEDEFS = ("typedef struct aclDataBuffer aclDataBuffer;", "typedef struct aclTensorDesc aclTensorDesc;")
@@ -50,6 +56,24 @@ RUNTIME_TYPEDEFS = (
     "typedef struct aclrtUtilizationInfo {\n    int32_t cubeUtilization;\n    int32_t vectorUtilization;\n"
     "    int32_t aicpuUtilization;\n    int32_t memoryUtilization;\n"
     "    aclrtUtilizationExtendInfo *utilizationExtend;\n} aclrtUtilizationInfo;",
+    "typedef void *aclrtDrvMemHandle;",
+    "typedef void *aclmdlRI;",
+)
+# Structs after the enums their fields use (the layout emulator.capi.ctypes_types reads).
+RUNTIME_STRUCTS = (
+    "typedef struct aclrtMemLocation {",
+    "    uint32_t id;",
+    "    aclrtMemLocationType type;",
+    "} aclrtMemLocation;",
+    "",
+    "typedef struct aclrtPhysicalMemProp {",
+    "    aclrtMemHandleType handleType;",
+    "    aclrtMemAllocationType allocationType;",
+    "    aclrtMemAttr memAttr;",
+    "    aclrtMemLocation location;",
+    "    uint64_t reserve;",
+    "} aclrtPhysicalMemProp;",
+    "",
 )
 META_TYPES = ("aclTensor", "aclScalar", "aclIntArray", "aclFloatArray", "aclBoolArray", "aclTensorList",
               "aclScalarList", "aclOpExecutor")  # fmt: skip
@@ -128,6 +152,7 @@ def render_headers(registry: OpRegistry) -> dict[str, str]:
     rt = [*RUNTIME_TYPEDEFS, ""]
     for name, prefixes in RUNTIME_ENUMS.items():
         rt += _enum(name, _runtime_enum_members(prefixes))
+    rt += RUNTIME_STRUCTS
     rt += [declaration(p) for p in RUNTIME if p.header == "acl/acl_rt.h"]
     headers["acl/acl_rt.h"] = _file("acl/acl_rt.h", ('"acl_base.h"',), rt)
     acl = [

@@ -111,7 +111,9 @@ def _face_arguments(proto: Proto, counts: set[str], pyacl: bool, c_face: bool) -
     args: list[Any] = []
     for param in proto.py_inputs if pyacl and not c_face else proto.inputs:
         kind = param.ctype.kind
-        if kind == "callback":
+        if param.inout:
+            args.append(0)  # what the zeroed out-value buffer the C program passes holds
+        elif kind == "callback":
             args.append(None)  # a null function pointer
         elif kind == "object":
             args.append(0)  # a null user-data pointer comes through as its address

@@ -18,6 +18,8 @@ WRONG = object()  # no C type accepts a bare object, except an opaque executor p
 
 def face_function(proto: Proto) -> Callable[..., Any]:
     """The Python callable of a table entry: pyACL name for runtime calls, C name on the aclnn face."""
+    if proto.py_name is None and proto.runtime:
+        return acl.C_ONLY[proto.c_name]
     if proto.py_name is None:
         return getattr(aclnn, proto.c_name)  # type: ignore[no-any-return]
     target: Any = acl

@@ -72,3 +72,15 @@ def test_device_tracks_writes_without_costing_malloc() -> None:
     npu.memset(a, 0, 8, None)
     assert npu.heap.unwritten(a, 16) == (8, a + 8)
     npu.close()
+
+
+def test_a_range_the_size_of_the_card_keeps_runs_instead_of_a_per_byte_mask() -> None:
+    """A 1 TiB written state (a VMM pool's reservation) with hundreds of runs and a mixed assign never
+    allocates a per-byte mask, and still answers exactly."""
+    state = WrittenBytes(1 << 40)
+    for i in range(200):
+        state.mark(i * 10, i * 10 + 5)
+    state.assign(3000, np.array([True, False, True, True, False]))
+    assert state._mask is None
+    assert state.unwritten(0, 20) == (10, 5)
+    assert state.written_mask(3000, 3005).tolist() == [True, False, True, True, False]

@@ -58,6 +58,18 @@ from emulator.acl.rt.streams import (
     synchronize_stream,
     synchronize_stream_with_timeout,
 )
+from emulator.acl.rt.vmm import (
+    device_can_access_peer,
+    device_disable_peer_access,
+    device_enable_peer_access,
+    free_physical,
+    malloc_physical,
+    map_mem,
+    mem_get_allocation_granularity,
+    release_mem_address,
+    reserve_mem_address,
+    unmap_mem,
+)
 
 __all__ = [
     "create_context",
@@ -71,9 +83,13 @@ __all__ = [
     "destroy_event",
     "destroy_stream",
     "destroy_stream_force",
+    "device_can_access_peer",
+    "device_disable_peer_access",
+    "device_enable_peer_access",
     "event_elapsed_time",
     "free",
     "free_host",
+    "free_physical",
     "get_context",
     "get_device",
     "get_device_count",
@@ -87,6 +103,9 @@ __all__ = [
     "malloc_align32",
     "malloc_cached",
     "malloc_host",
+    "malloc_physical",
+    "map_mem",
+    "mem_get_allocation_granularity",
     "memcpy",
     "memcpy_async",
     "memset",
@@ -96,6 +115,8 @@ __all__ = [
     "query_event",
     "query_event_status",
     "record_event",
+    "release_mem_address",
+    "reserve_mem_address",
     "reset_device",
     "reset_device_force",
     "reset_event",
@@ -110,5 +131,6 @@ __all__ = [
     "synchronize_event_with_timeout",
     "synchronize_stream",
     "synchronize_stream_with_timeout",
+    "unmap_mem",
     "unsubscribe_report",
 ]

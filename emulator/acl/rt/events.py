@@ -69,7 +69,21 @@ def reset_event(event: int, stream: int) -> int:
 
 @acl_api("aclrtStreamWaitEvent")
 def stream_wait_event(stream: int, event: int) -> int:
-    device, sid = _event_on_stream(event, stream, "aclrtStreamWaitEvent")
+    """A wait on an event of another device (a peer copy's hand-over) runs that device's recorded work now.
+
+    Each device orders its own streams; across devices the recorded work is done before the wait is
+    enqueued, so every later task of ``stream`` sees it, as the wait on a card guarantees.
+    """
+    if not event:
+        raise AclNullPointer("aclrtStreamWaitEvent", "event")
+    runtime = process.current().runtime
+    event_device = runtime.event_device(event)
+    device, sid = runtime.resolve_stream(stream, submit=True)
+    if device is not event_device:
+        if device.capture_info(sid)[0]:
+            raise InvalidValue("aclrtStreamWaitEvent: a capturing stream cannot wait on another device's event")
+        event_device.synchronize_event(EventId(event))
+        return OK
     device.stream_wait_event(sid, EventId(event))
     return OK
 

@@ -147,14 +147,32 @@ def _route(dst: int, src: int) -> tuple[Direction, Device | None, AddressKind, A
     dst_kind, dst_dev = runtime.classify(dst)
     src_kind, src_dev = runtime.classify(src)
     if dst_kind is AddressKind.DEVICE and src_kind is AddressKind.DEVICE:
-        if dst_dev is not src_dev:
-            raise InvalidValue("a copy between two devices needs peer access, which the emulator does not model")
         return Direction.D2D, dst_dev, dst_kind, src_kind
     if dst_kind is AddressKind.DEVICE:
         return Direction.H2D, dst_dev, dst_kind, src_kind
     if src_kind is AddressKind.DEVICE:
         return Direction.D2H, src_dev, dst_kind, src_kind
     return Direction.H2H, dst_dev or src_dev, dst_kind, src_kind
+
+
+def _peer(dst: int, src: int, runner: Device) -> Device | None:
+    """The other device of a copy between two devices (``runner`` does it), refused without peer access."""
+    runtime = process.current().runtime
+    ends = [runtime.classify(addr)[1] for addr in (dst, src)]
+    if ends[0] is ends[1] or None in ends:
+        return None
+    if runner not in ends:
+        raise InvalidValue("{api}: neither end of the copy is on the device of the stream", dst=dst, src=src)
+    peer = ends[1] if ends[0] is runner else ends[0]
+    assert peer is not None
+    if not runtime.vmm.peer_enabled(runner.device_id, peer.device_id):
+        raise InvalidValue(
+            f"{{api}}: a copy between device {runner.device_id} and device {peer.device_id} needs peer access; "
+            f"call aclrtDeviceEnablePeerAccess({peer.device_id}, 0) on device {runner.device_id} first",
+            dst=dst,
+            src=src,
+        )
+    return peer
 
 
 @acl_api("aclrtMemcpy")
@@ -167,7 +185,12 @@ def memcpy(dst: int, dest_max: int, src: int, count: int, kind: int) -> int:
     runtime = process.current().runtime
     runtime.current_context()
     direction, device, _, _ = _route(dst, src)
-    (device or runtime.current_device()).copy(dst, src, count, direction, None)
+    runner = device or runtime.current_device()
+    peer = _peer(dst, src, runner) if direction is Direction.D2D else None
+    if peer is not None:
+        runner.peer_copy(dst, src, count, peer, None)
+    else:
+        runner.copy(dst, src, count, direction, None)
     return OK
 
 
@@ -197,6 +220,10 @@ def memcpy_async(dst: int, dest_max: int, src: int, count: int, kind: int, strea
         )
     if direction is Direction.H2H:
         raise FeatureNotSupported("The current system or device does not support async host-to-host copies.")
+    peer = _peer(dst, src, device) if direction is Direction.D2D else None
+    if peer is not None:
+        device.peer_copy(dst, src, count, peer, StreamId(sid))
+        return OK
     if owner is not None and owner is not device:
         raise InvalidValue("aclrtMemcpyAsync: the memory and the stream are on different devices")
     if dst == src:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from emulator import process
 from emulator.acl.constants import ACL_STREAM_STATUS_COMPLETE, ACL_STREAM_STATUS_NOT_READY
 from emulator.boundary import acl_api
-from emulator.device.errors import InvalidValue
+from emulator.device.errors import InvalidValue, StreamCaptured
 from emulator.device.interface import StreamId
 from emulator.errors import AclNullPointer, AclTimeoutInvalid
 from emulator.status import AclError
@@ -75,4 +75,6 @@ def _synchronize(stream: int, timeout: int) -> None:
 @acl_api("aclrtStreamQuery")
 def stream_query(stream: int) -> tuple[int, int]:
     device, sid = process.current().runtime.resolve_stream(stream, submit=False)
+    if device.capture_info(sid)[0]:
+        raise StreamCaptured(f"Querying a stream: stream {sid:#x} during the capture stage is not supported")
     return (ACL_STREAM_STATUS_COMPLETE if device.stream_done(sid) else ACL_STREAM_STATUS_NOT_READY), OK
