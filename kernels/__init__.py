@@ -26,21 +26,25 @@ from emulator.kernels.math import (
     equal,
     exp_log,
     fill,
+    floor,
     greater,
     inplace_copy,
     layer_norm,
     matmul,
     mul,
     permute,
+    reciprocal,
     reduce_common,
     reduce_mean,
     reduce_sum,
     rms_norm,
     search_sorted,
+    sign,
     softmax,
     sqrt_rsqrt,
     sub,
     tanh,
+    trig,
     zero,
 )
 from emulator.opdev import FRAMEWORK_OPS
@@ -83,6 +87,11 @@ OP_MODULES = (
     # AI CPU ops
     search_sorted,
     cummax,
+    # elementwise math (issue 14)
+    trig,
+    floor,
+    reciprocal,
+    sign,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -124,6 +124,28 @@ aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
 aclnnCummax: Phase2 = phase2("aclnnCummax")
+aclnnAtanGetWorkspaceSize: Phase1 = phase1("aclnnAtan")
+aclnnAtan: Phase2 = phase2("aclnnAtan")
+aclnnInplaceAtanGetWorkspaceSize: Phase1 = phase1("aclnnInplaceAtan")
+aclnnInplaceAtan: Phase2 = phase2("aclnnInplaceAtan")
+aclnnCosGetWorkspaceSize: Phase1 = phase1("aclnnCos")
+aclnnCos: Phase2 = phase2("aclnnCos")
+aclnnInplaceCosGetWorkspaceSize: Phase1 = phase1("aclnnInplaceCos")
+aclnnInplaceCos: Phase2 = phase2("aclnnInplaceCos")
+aclnnSinGetWorkspaceSize: Phase1 = phase1("aclnnSin")
+aclnnSin: Phase2 = phase2("aclnnSin")
+aclnnInplaceSinGetWorkspaceSize: Phase1 = phase1("aclnnInplaceSin")
+aclnnInplaceSin: Phase2 = phase2("aclnnInplaceSin")
+aclnnFloorGetWorkspaceSize: Phase1 = phase1("aclnnFloor")
+aclnnFloor: Phase2 = phase2("aclnnFloor")
+aclnnInplaceFloorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceFloor")
+aclnnInplaceFloor: Phase2 = phase2("aclnnInplaceFloor")
+aclnnReciprocalGetWorkspaceSize: Phase1 = phase1("aclnnReciprocal")
+aclnnReciprocal: Phase2 = phase2("aclnnReciprocal")
+aclnnInplaceReciprocalGetWorkspaceSize: Phase1 = phase1("aclnnInplaceReciprocal")
+aclnnInplaceReciprocal: Phase2 = phase2("aclnnInplaceReciprocal")
+aclnnSignGetWorkspaceSize: Phase1 = phase1("aclnnSign")
+aclnnSign: Phase2 = phase2("aclnnSign")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -244,4 +266,26 @@ __all__ = [
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",
     "aclnnCummax",
+    "aclnnAtanGetWorkspaceSize",
+    "aclnnAtan",
+    "aclnnInplaceAtanGetWorkspaceSize",
+    "aclnnInplaceAtan",
+    "aclnnCosGetWorkspaceSize",
+    "aclnnCos",
+    "aclnnInplaceCosGetWorkspaceSize",
+    "aclnnInplaceCos",
+    "aclnnSinGetWorkspaceSize",
+    "aclnnSin",
+    "aclnnInplaceSinGetWorkspaceSize",
+    "aclnnInplaceSin",
+    "aclnnFloorGetWorkspaceSize",
+    "aclnnFloor",
+    "aclnnInplaceFloorGetWorkspaceSize",
+    "aclnnInplaceFloor",
+    "aclnnReciprocalGetWorkspaceSize",
+    "aclnnReciprocal",
+    "aclnnInplaceReciprocalGetWorkspaceSize",
+    "aclnnInplaceReciprocal",
+    "aclnnSignGetWorkspaceSize",
+    "aclnnSign",
 ]
