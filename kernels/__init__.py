@@ -47,6 +47,7 @@ from emulator.kernels.math import (
     trig,
     zero,
 )
+from emulator.kernels.nn import elu, gelu_v2, hard_activations, leaky_relu, softplus, threshold
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -92,6 +93,12 @@ OP_MODULES = (
     floor,
     reciprocal,
     sign,
+    leaky_relu,
+    elu,
+    hard_activations,
+    softplus,
+    gelu_v2,
+    threshold,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -146,6 +146,30 @@ aclnnInplaceReciprocalGetWorkspaceSize: Phase1 = phase1("aclnnInplaceReciprocal"
 aclnnInplaceReciprocal: Phase2 = phase2("aclnnInplaceReciprocal")
 aclnnSignGetWorkspaceSize: Phase1 = phase1("aclnnSign")
 aclnnSign: Phase2 = phase2("aclnnSign")
+aclnnLeakyReluGetWorkspaceSize: Phase1 = phase1("aclnnLeakyRelu")
+aclnnLeakyRelu: Phase2 = phase2("aclnnLeakyRelu")
+aclnnInplaceLeakyReluGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLeakyRelu")
+aclnnInplaceLeakyRelu: Phase2 = phase2("aclnnInplaceLeakyRelu")
+aclnnEluGetWorkspaceSize: Phase1 = phase1("aclnnElu")
+aclnnElu: Phase2 = phase2("aclnnElu")
+aclnnInplaceEluGetWorkspaceSize: Phase1 = phase1("aclnnInplaceElu")
+aclnnInplaceElu: Phase2 = phase2("aclnnInplaceElu")
+aclnnHardswishGetWorkspaceSize: Phase1 = phase1("aclnnHardswish")
+aclnnHardswish: Phase2 = phase2("aclnnHardswish")
+aclnnInplaceHardswishGetWorkspaceSize: Phase1 = phase1("aclnnInplaceHardswish")
+aclnnInplaceHardswish: Phase2 = phase2("aclnnInplaceHardswish")
+aclnnHardsigmoidGetWorkspaceSize: Phase1 = phase1("aclnnHardsigmoid")
+aclnnHardsigmoid: Phase2 = phase2("aclnnHardsigmoid")
+aclnnInplaceHardsigmoidGetWorkspaceSize: Phase1 = phase1("aclnnInplaceHardsigmoid")
+aclnnInplaceHardsigmoid: Phase2 = phase2("aclnnInplaceHardsigmoid")
+aclnnSoftplusGetWorkspaceSize: Phase1 = phase1("aclnnSoftplus")
+aclnnSoftplus: Phase2 = phase2("aclnnSoftplus")
+aclnnGeluV2GetWorkspaceSize: Phase1 = phase1("aclnnGeluV2")
+aclnnGeluV2: Phase2 = phase2("aclnnGeluV2")
+aclnnThresholdGetWorkspaceSize: Phase1 = phase1("aclnnThreshold")
+aclnnThreshold: Phase2 = phase2("aclnnThreshold")
+aclnnInplaceThresholdGetWorkspaceSize: Phase1 = phase1("aclnnInplaceThreshold")
+aclnnInplaceThreshold: Phase2 = phase2("aclnnInplaceThreshold")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -288,4 +312,28 @@ __all__ = [
     "aclnnInplaceReciprocal",
     "aclnnSignGetWorkspaceSize",
     "aclnnSign",
+    "aclnnLeakyReluGetWorkspaceSize",
+    "aclnnLeakyRelu",
+    "aclnnInplaceLeakyReluGetWorkspaceSize",
+    "aclnnInplaceLeakyRelu",
+    "aclnnEluGetWorkspaceSize",
+    "aclnnElu",
+    "aclnnInplaceEluGetWorkspaceSize",
+    "aclnnInplaceElu",
+    "aclnnHardswishGetWorkspaceSize",
+    "aclnnHardswish",
+    "aclnnInplaceHardswishGetWorkspaceSize",
+    "aclnnInplaceHardswish",
+    "aclnnHardsigmoidGetWorkspaceSize",
+    "aclnnHardsigmoid",
+    "aclnnInplaceHardsigmoidGetWorkspaceSize",
+    "aclnnInplaceHardsigmoid",
+    "aclnnSoftplusGetWorkspaceSize",
+    "aclnnSoftplus",
+    "aclnnGeluV2GetWorkspaceSize",
+    "aclnnGeluV2",
+    "aclnnThresholdGetWorkspaceSize",
+    "aclnnThreshold",
+    "aclnnInplaceThresholdGetWorkspaceSize",
+    "aclnnInplaceThreshold",
 ]
