@@ -146,6 +146,16 @@ aclnnInplaceReciprocalGetWorkspaceSize: Phase1 = phase1("aclnnInplaceReciprocal"
 aclnnInplaceReciprocal: Phase2 = phase2("aclnnInplaceReciprocal")
 aclnnSignGetWorkspaceSize: Phase1 = phase1("aclnnSign")
 aclnnSign: Phase2 = phase2("aclnnSign")
+aclnnPowTensorScalarGetWorkspaceSize: Phase1 = phase1("aclnnPowTensorScalar")
+aclnnPowTensorScalar: Phase2 = phase2("aclnnPowTensorScalar")
+aclnnInplacePowTensorScalarGetWorkspaceSize: Phase1 = phase1("aclnnInplacePowTensorScalar")
+aclnnInplacePowTensorScalar: Phase2 = phase2("aclnnInplacePowTensorScalar")
+aclnnPowScalarTensorGetWorkspaceSize: Phase1 = phase1("aclnnPowScalarTensor")
+aclnnPowScalarTensor: Phase2 = phase2("aclnnPowScalarTensor")
+aclnnPowTensorTensorGetWorkspaceSize: Phase1 = phase1("aclnnPowTensorTensor")
+aclnnPowTensorTensor: Phase2 = phase2("aclnnPowTensorTensor")
+aclnnInplacePowTensorTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplacePowTensorTensor")
+aclnnInplacePowTensorTensor: Phase2 = phase2("aclnnInplacePowTensorTensor")
 aclnnLeakyReluGetWorkspaceSize: Phase1 = phase1("aclnnLeakyRelu")
 aclnnLeakyRelu: Phase2 = phase2("aclnnLeakyRelu")
 aclnnInplaceLeakyReluGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLeakyRelu")
@@ -312,6 +322,16 @@ __all__ = [
     "aclnnInplaceReciprocal",
     "aclnnSignGetWorkspaceSize",
     "aclnnSign",
+    "aclnnPowTensorScalarGetWorkspaceSize",
+    "aclnnPowTensorScalar",
+    "aclnnInplacePowTensorScalarGetWorkspaceSize",
+    "aclnnInplacePowTensorScalar",
+    "aclnnPowScalarTensorGetWorkspaceSize",
+    "aclnnPowScalarTensor",
+    "aclnnPowTensorTensorGetWorkspaceSize",
+    "aclnnPowTensorTensor",
+    "aclnnInplacePowTensorTensorGetWorkspaceSize",
+    "aclnnInplacePowTensorTensor",
     "aclnnLeakyReluGetWorkspaceSize",
     "aclnnLeakyRelu",
     "aclnnInplaceLeakyReluGetWorkspaceSize",
