@@ -38,7 +38,7 @@ def _gelu_v2(x: np.ndarray, ctx: BlockContext[AttrValues]) -> np.ndarray:
     if approximate == "tanh":
         inner = t(SQRT_2_OVER_PI) * (x + t(GELU_COEFF) * x * x * x)
         return t(0.5) * x * (t(1) + np.tanh(inner))
-    tail = _erfc(x.astype(np.float64) * -math.sqrt(0.5)).astype(np.float64)
+    tail = np.asarray(_erfc(x.astype(np.float64) * -math.sqrt(0.5)), dtype=np.float64)
     return (0.5 * x.astype(np.float64) * tail).astype(x.dtype)
 
 
