@@ -26,23 +26,29 @@ from emulator.kernels.math import (
     equal,
     exp_log,
     fill,
+    floor,
     greater,
     inplace_copy,
     layer_norm,
     matmul,
     mul,
     permute,
+    pow,
+    reciprocal,
     reduce_common,
     reduce_mean,
     reduce_sum,
     rms_norm,
     search_sorted,
+    sign,
     softmax,
     sqrt_rsqrt,
     sub,
     tanh,
+    trig,
     zero,
 )
+from emulator.kernels.nn import elu, gelu_v2, hard_activations, leaky_relu, softplus, threshold
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -83,6 +89,18 @@ OP_MODULES = (
     # AI CPU ops
     search_sorted,
     cummax,
+    # elementwise math (issue 14)
+    trig,
+    floor,
+    reciprocal,
+    sign,
+    pow,
+    leaky_relu,
+    elu,
+    hard_activations,
+    softplus,
+    gelu_v2,
+    threshold,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

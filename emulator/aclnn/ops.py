@@ -124,6 +124,62 @@ aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
 aclnnCummax: Phase2 = phase2("aclnnCummax")
+aclnnAtanGetWorkspaceSize: Phase1 = phase1("aclnnAtan")
+aclnnAtan: Phase2 = phase2("aclnnAtan")
+aclnnInplaceAtanGetWorkspaceSize: Phase1 = phase1("aclnnInplaceAtan")
+aclnnInplaceAtan: Phase2 = phase2("aclnnInplaceAtan")
+aclnnCosGetWorkspaceSize: Phase1 = phase1("aclnnCos")
+aclnnCos: Phase2 = phase2("aclnnCos")
+aclnnInplaceCosGetWorkspaceSize: Phase1 = phase1("aclnnInplaceCos")
+aclnnInplaceCos: Phase2 = phase2("aclnnInplaceCos")
+aclnnSinGetWorkspaceSize: Phase1 = phase1("aclnnSin")
+aclnnSin: Phase2 = phase2("aclnnSin")
+aclnnInplaceSinGetWorkspaceSize: Phase1 = phase1("aclnnInplaceSin")
+aclnnInplaceSin: Phase2 = phase2("aclnnInplaceSin")
+aclnnFloorGetWorkspaceSize: Phase1 = phase1("aclnnFloor")
+aclnnFloor: Phase2 = phase2("aclnnFloor")
+aclnnInplaceFloorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceFloor")
+aclnnInplaceFloor: Phase2 = phase2("aclnnInplaceFloor")
+aclnnReciprocalGetWorkspaceSize: Phase1 = phase1("aclnnReciprocal")
+aclnnReciprocal: Phase2 = phase2("aclnnReciprocal")
+aclnnInplaceReciprocalGetWorkspaceSize: Phase1 = phase1("aclnnInplaceReciprocal")
+aclnnInplaceReciprocal: Phase2 = phase2("aclnnInplaceReciprocal")
+aclnnSignGetWorkspaceSize: Phase1 = phase1("aclnnSign")
+aclnnSign: Phase2 = phase2("aclnnSign")
+aclnnPowTensorScalarGetWorkspaceSize: Phase1 = phase1("aclnnPowTensorScalar")
+aclnnPowTensorScalar: Phase2 = phase2("aclnnPowTensorScalar")
+aclnnInplacePowTensorScalarGetWorkspaceSize: Phase1 = phase1("aclnnInplacePowTensorScalar")
+aclnnInplacePowTensorScalar: Phase2 = phase2("aclnnInplacePowTensorScalar")
+aclnnPowScalarTensorGetWorkspaceSize: Phase1 = phase1("aclnnPowScalarTensor")
+aclnnPowScalarTensor: Phase2 = phase2("aclnnPowScalarTensor")
+aclnnPowTensorTensorGetWorkspaceSize: Phase1 = phase1("aclnnPowTensorTensor")
+aclnnPowTensorTensor: Phase2 = phase2("aclnnPowTensorTensor")
+aclnnInplacePowTensorTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplacePowTensorTensor")
+aclnnInplacePowTensorTensor: Phase2 = phase2("aclnnInplacePowTensorTensor")
+aclnnLeakyReluGetWorkspaceSize: Phase1 = phase1("aclnnLeakyRelu")
+aclnnLeakyRelu: Phase2 = phase2("aclnnLeakyRelu")
+aclnnInplaceLeakyReluGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLeakyRelu")
+aclnnInplaceLeakyRelu: Phase2 = phase2("aclnnInplaceLeakyRelu")
+aclnnEluGetWorkspaceSize: Phase1 = phase1("aclnnElu")
+aclnnElu: Phase2 = phase2("aclnnElu")
+aclnnInplaceEluGetWorkspaceSize: Phase1 = phase1("aclnnInplaceElu")
+aclnnInplaceElu: Phase2 = phase2("aclnnInplaceElu")
+aclnnHardswishGetWorkspaceSize: Phase1 = phase1("aclnnHardswish")
+aclnnHardswish: Phase2 = phase2("aclnnHardswish")
+aclnnInplaceHardswishGetWorkspaceSize: Phase1 = phase1("aclnnInplaceHardswish")
+aclnnInplaceHardswish: Phase2 = phase2("aclnnInplaceHardswish")
+aclnnHardsigmoidGetWorkspaceSize: Phase1 = phase1("aclnnHardsigmoid")
+aclnnHardsigmoid: Phase2 = phase2("aclnnHardsigmoid")
+aclnnInplaceHardsigmoidGetWorkspaceSize: Phase1 = phase1("aclnnInplaceHardsigmoid")
+aclnnInplaceHardsigmoid: Phase2 = phase2("aclnnInplaceHardsigmoid")
+aclnnSoftplusGetWorkspaceSize: Phase1 = phase1("aclnnSoftplus")
+aclnnSoftplus: Phase2 = phase2("aclnnSoftplus")
+aclnnGeluV2GetWorkspaceSize: Phase1 = phase1("aclnnGeluV2")
+aclnnGeluV2: Phase2 = phase2("aclnnGeluV2")
+aclnnThresholdGetWorkspaceSize: Phase1 = phase1("aclnnThreshold")
+aclnnThreshold: Phase2 = phase2("aclnnThreshold")
+aclnnInplaceThresholdGetWorkspaceSize: Phase1 = phase1("aclnnInplaceThreshold")
+aclnnInplaceThreshold: Phase2 = phase2("aclnnInplaceThreshold")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -244,4 +300,60 @@ __all__ = [
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",
     "aclnnCummax",
+    "aclnnAtanGetWorkspaceSize",
+    "aclnnAtan",
+    "aclnnInplaceAtanGetWorkspaceSize",
+    "aclnnInplaceAtan",
+    "aclnnCosGetWorkspaceSize",
+    "aclnnCos",
+    "aclnnInplaceCosGetWorkspaceSize",
+    "aclnnInplaceCos",
+    "aclnnSinGetWorkspaceSize",
+    "aclnnSin",
+    "aclnnInplaceSinGetWorkspaceSize",
+    "aclnnInplaceSin",
+    "aclnnFloorGetWorkspaceSize",
+    "aclnnFloor",
+    "aclnnInplaceFloorGetWorkspaceSize",
+    "aclnnInplaceFloor",
+    "aclnnReciprocalGetWorkspaceSize",
+    "aclnnReciprocal",
+    "aclnnInplaceReciprocalGetWorkspaceSize",
+    "aclnnInplaceReciprocal",
+    "aclnnSignGetWorkspaceSize",
+    "aclnnSign",
+    "aclnnPowTensorScalarGetWorkspaceSize",
+    "aclnnPowTensorScalar",
+    "aclnnInplacePowTensorScalarGetWorkspaceSize",
+    "aclnnInplacePowTensorScalar",
+    "aclnnPowScalarTensorGetWorkspaceSize",
+    "aclnnPowScalarTensor",
+    "aclnnPowTensorTensorGetWorkspaceSize",
+    "aclnnPowTensorTensor",
+    "aclnnInplacePowTensorTensorGetWorkspaceSize",
+    "aclnnInplacePowTensorTensor",
+    "aclnnLeakyReluGetWorkspaceSize",
+    "aclnnLeakyRelu",
+    "aclnnInplaceLeakyReluGetWorkspaceSize",
+    "aclnnInplaceLeakyRelu",
+    "aclnnEluGetWorkspaceSize",
+    "aclnnElu",
+    "aclnnInplaceEluGetWorkspaceSize",
+    "aclnnInplaceElu",
+    "aclnnHardswishGetWorkspaceSize",
+    "aclnnHardswish",
+    "aclnnInplaceHardswishGetWorkspaceSize",
+    "aclnnInplaceHardswish",
+    "aclnnHardsigmoidGetWorkspaceSize",
+    "aclnnHardsigmoid",
+    "aclnnInplaceHardsigmoidGetWorkspaceSize",
+    "aclnnInplaceHardsigmoid",
+    "aclnnSoftplusGetWorkspaceSize",
+    "aclnnSoftplus",
+    "aclnnGeluV2GetWorkspaceSize",
+    "aclnnGeluV2",
+    "aclnnThresholdGetWorkspaceSize",
+    "aclnnThreshold",
+    "aclnnInplaceThresholdGetWorkspaceSize",
+    "aclnnInplaceThreshold",
 ]

@@ -56,6 +56,16 @@ def is_written(param: Param) -> bool:
     return is_output(param) or param.name.endswith("Ref") or not param.ctype.spelling.startswith("const")
 
 
+def written_tensors(api: str, params: Sequence[Param]) -> frozenset[str]:
+    """The tensor parameters ``api`` writes: the ``is_written`` ones; an in-place API that declares
+    none of them so (aclnnInplaceHardswish takes ``const aclTensor *self``) writes its first tensor."""
+    names = frozenset(p.name for p in params if is_written(p))
+    if names or not api.startswith("aclnnInplace"):
+        return names
+    tensors = [p.name for p in params if is_tensor(p)]
+    return frozenset(tensors[:1])
+
+
 def is_optional(param: Param) -> bool:
     """``…Optional`` parameters default to nullptr when the caller leaves them out."""
     return "Optional" in param.name

@@ -18,11 +18,11 @@ from emulator.npu.params import (
     is_optional,
     is_output,
     is_request,
-    is_written,
     plain_value,
     scalar_dtype,
     signature,
     snake,
+    written_tensors,
 )
 from emulator.npu.values import (
     D2H,
@@ -389,8 +389,9 @@ class Session:
         allocated: list[Owned] = []  # outputs made here: destroyed only if the call fails
         written: list[Any] = []
         executor: Any = None  # phase 1's, until phase 2 takes it over
+        writes = written_tensors(api, params)
         try:
-            c_args = [self._convert(p, bound, params, temps, allocated, written) for p in params]
+            c_args = [self._convert(p, bound, params, temps, allocated, written, writes) for p in params]
             ws, executor, ret = getattr(aclnn, proto.c_name)(*c_args)
             check(ret, proto.c_name)
             workspace = 0
@@ -419,8 +420,9 @@ class Session:
         temps: list[Owned],
         allocated: list[Owned],
         written: list[Any],
+        writes: frozenset[str],
     ) -> Any:
-        """One Python argument -> what the face takes for ``param``."""
+        """One Python argument -> what the face takes for ``param`` (``writes``: the tensors the op writes)."""
         kind, base = param.ctype.kind, base_spelling(param)
         missing = param.name not in bound
         value = bound.get(param.name)
@@ -439,11 +441,11 @@ class Session:
             return None
         if base == "aclTensor *":
             if isinstance(value, aclnn.aclTensor):  # made by hand with aclCreateTensor: passed through
-                if is_written(param):
+                if param.name in writes:
                     written.append(value)
                 return value
             tensor = self._tensor_arg(param, value, missing, bound, params)
-            if is_written(param):
+            if param.name in writes:
                 written.append(tensor)
                 if tensor is not value:
                     allocated.append(tensor)

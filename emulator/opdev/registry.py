@@ -54,9 +54,11 @@ class L2Entry:
 
 # Where CANN's header is not the API's own snake-case name: the scalar variants live with their
 # tensor op (aclnnMuls is declared in aclnn_mul.h), aclnnLayerNormWithImplMode with aclnnLayerNorm
-# (its official example includes aclnn_layer_norm.h only), and a few names are written as one word.
+# (its official example includes aclnn_layer_norm.h only), the two scalar forms of Pow in aclnn_pow.h
+# (PowTensorTensor has a header of its own), and a few names are written as one word.
 SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "SearchSorted": "searchsorted",
-                  "LayerNormWithImplMode": "layer_norm"}  # fmt: skip
+                  "LayerNormWithImplMode": "layer_norm", "PowTensorScalar": "pow",
+                  "PowScalarTensor": "pow"}  # fmt: skip
 
 
 def header_of(api: str) -> str:

@@ -72,6 +72,7 @@ def _sample(op: str, values: dict[str, np.ndarray], *, exact: bool = False, **op
 
 def _goldens() -> dict[str, Golden]:
     ramp = np.arange(12, dtype=np.float64)
+    bases = _x(0, 0.25, 0.5, 1, 2, 3, 4, 9)
     waves = _x(-2, -1, -0.5, 0, 0.5, 1, 1.5, 2)
     ones = _x(1, 1, 1, 2, 2, 2, 3, 3)
     casts = _x(1.7, -1.7, 2.5, -0.2, 100.9, 3, 0, -9.99).astype(np.float32)
@@ -97,6 +98,7 @@ def _goldens() -> dict[str, Golden]:
         "permute": _sample("permute", {"result": ramp.reshape(2, 3, 2).transpose(2, 0, 1)}, exact=True),
         "search_sorted": _sample("search_sorted", {"result": sorted_at}, exact=True),
         "inplace_fill_scalar": _sample("inplace_fill_scalar", {"result": np.full(6, 2.5)}, exact=True),
+        "pow": _sample("pow", {"result": bases**2.5, "inplace": np.sqrt(bases)}),
     }
 
 

@@ -1,0 +1,1 @@
+"""NN ops (ops-nn's families: activation, norm, ...): one module per op."""
