@@ -58,7 +58,11 @@ def test_a_python_program_gets_its_keyboard_interrupt_after_the_c_call(sdk: Sdk,
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[:2] == ["KeyboardInterrupt after the call", "next 0"]
+    assert lines[0] == "KeyboardInterrupt after the call"
+    # docs/reliability.md: a Ctrl-C between two tasks leaves the rest queued (the next synchronize
+    # runs them: 0); one inside a kernel stops that task part-way, which the next synchronize
+    # reports once (507015). Where the timer lands is the machine's timing, so both are right.
+    assert lines[1] in ("next 0", "next 507015")
     assert lines[2:] == ["again 0", "wrong 0", "finalize 0"]
     assert "Traceback" not in done.stderr
     assert "SUMMARY: opbase-emu: no leaks" in done.stderr
