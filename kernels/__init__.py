@@ -27,10 +27,19 @@ from emulator.kernels.math import (
     exp_log,
     fill,
     greater,
+    greater_equal,
     inplace_copy,
     layer_norm,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
     matmul,
+    maximum,
+    minimum,
     mul,
+    not_equal,
     permute,
     reduce_common,
     reduce_mean,
@@ -83,6 +92,16 @@ OP_MODULES = (
     # AI CPU ops
     search_sorted,
     cummax,
+    # part 2: comparisons, logical and bitwise
+    greater_equal,
+    less,
+    less_equal,
+    not_equal,
+    maximum,
+    minimum,
+    logical_and,
+    logical_or,
+    logical_not,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

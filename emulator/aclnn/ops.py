@@ -124,6 +124,38 @@ aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
 aclnnCummax: Phase2 = phase2("aclnnCummax")
+aclnnGeTensorGetWorkspaceSize: Phase1 = phase1("aclnnGeTensor")
+aclnnGeTensor: Phase2 = phase2("aclnnGeTensor")
+aclnnInplaceGeTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceGeTensor")
+aclnnInplaceGeTensor: Phase2 = phase2("aclnnInplaceGeTensor")
+aclnnLtTensorGetWorkspaceSize: Phase1 = phase1("aclnnLtTensor")
+aclnnLtTensor: Phase2 = phase2("aclnnLtTensor")
+aclnnInplaceLtTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLtTensor")
+aclnnInplaceLtTensor: Phase2 = phase2("aclnnInplaceLtTensor")
+aclnnLeTensorGetWorkspaceSize: Phase1 = phase1("aclnnLeTensor")
+aclnnLeTensor: Phase2 = phase2("aclnnLeTensor")
+aclnnInplaceLeTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLeTensor")
+aclnnInplaceLeTensor: Phase2 = phase2("aclnnInplaceLeTensor")
+aclnnNeTensorGetWorkspaceSize: Phase1 = phase1("aclnnNeTensor")
+aclnnNeTensor: Phase2 = phase2("aclnnNeTensor")
+aclnnInplaceNeTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceNeTensor")
+aclnnInplaceNeTensor: Phase2 = phase2("aclnnInplaceNeTensor")
+aclnnMaximumGetWorkspaceSize: Phase1 = phase1("aclnnMaximum")
+aclnnMaximum: Phase2 = phase2("aclnnMaximum")
+aclnnMinimumGetWorkspaceSize: Phase1 = phase1("aclnnMinimum")
+aclnnMinimum: Phase2 = phase2("aclnnMinimum")
+aclnnLogicalAndGetWorkspaceSize: Phase1 = phase1("aclnnLogicalAnd")
+aclnnLogicalAnd: Phase2 = phase2("aclnnLogicalAnd")
+aclnnInplaceLogicalAndGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLogicalAnd")
+aclnnInplaceLogicalAnd: Phase2 = phase2("aclnnInplaceLogicalAnd")
+aclnnLogicalOrGetWorkspaceSize: Phase1 = phase1("aclnnLogicalOr")
+aclnnLogicalOr: Phase2 = phase2("aclnnLogicalOr")
+aclnnInplaceLogicalOrGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLogicalOr")
+aclnnInplaceLogicalOr: Phase2 = phase2("aclnnInplaceLogicalOr")
+aclnnLogicalNotGetWorkspaceSize: Phase1 = phase1("aclnnLogicalNot")
+aclnnLogicalNot: Phase2 = phase2("aclnnLogicalNot")
+aclnnInplaceLogicalNotGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLogicalNot")
+aclnnInplaceLogicalNot: Phase2 = phase2("aclnnInplaceLogicalNot")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -244,4 +276,36 @@ __all__ = [
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",
     "aclnnCummax",
+    "aclnnGeTensorGetWorkspaceSize",
+    "aclnnGeTensor",
+    "aclnnInplaceGeTensorGetWorkspaceSize",
+    "aclnnInplaceGeTensor",
+    "aclnnLtTensorGetWorkspaceSize",
+    "aclnnLtTensor",
+    "aclnnInplaceLtTensorGetWorkspaceSize",
+    "aclnnInplaceLtTensor",
+    "aclnnLeTensorGetWorkspaceSize",
+    "aclnnLeTensor",
+    "aclnnInplaceLeTensorGetWorkspaceSize",
+    "aclnnInplaceLeTensor",
+    "aclnnNeTensorGetWorkspaceSize",
+    "aclnnNeTensor",
+    "aclnnInplaceNeTensorGetWorkspaceSize",
+    "aclnnInplaceNeTensor",
+    "aclnnMaximumGetWorkspaceSize",
+    "aclnnMaximum",
+    "aclnnMinimumGetWorkspaceSize",
+    "aclnnMinimum",
+    "aclnnLogicalAndGetWorkspaceSize",
+    "aclnnLogicalAnd",
+    "aclnnInplaceLogicalAndGetWorkspaceSize",
+    "aclnnInplaceLogicalAnd",
+    "aclnnLogicalOrGetWorkspaceSize",
+    "aclnnLogicalOr",
+    "aclnnInplaceLogicalOrGetWorkspaceSize",
+    "aclnnInplaceLogicalOr",
+    "aclnnLogicalNotGetWorkspaceSize",
+    "aclnnLogicalNot",
+    "aclnnInplaceLogicalNotGetWorkspaceSize",
+    "aclnnInplaceLogicalNot",
 ]
