@@ -18,6 +18,9 @@ from emulator.kernels.math import (
     add,
     adds,
     amax,
+    bitwise_and_tensor,
+    bitwise_not,
+    bitwise_or_tensor,
     broadcast_to,
     cast,
     cat,
@@ -102,6 +105,9 @@ OP_MODULES = (
     logical_and,
     logical_or,
     logical_not,
+    bitwise_and_tensor,
+    bitwise_or_tensor,
+    bitwise_not,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -156,6 +156,16 @@ aclnnLogicalNotGetWorkspaceSize: Phase1 = phase1("aclnnLogicalNot")
 aclnnLogicalNot: Phase2 = phase2("aclnnLogicalNot")
 aclnnInplaceLogicalNotGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLogicalNot")
 aclnnInplaceLogicalNot: Phase2 = phase2("aclnnInplaceLogicalNot")
+aclnnBitwiseAndTensorGetWorkspaceSize: Phase1 = phase1("aclnnBitwiseAndTensor")
+aclnnBitwiseAndTensor: Phase2 = phase2("aclnnBitwiseAndTensor")
+aclnnInplaceBitwiseAndTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceBitwiseAndTensor")
+aclnnInplaceBitwiseAndTensor: Phase2 = phase2("aclnnInplaceBitwiseAndTensor")
+aclnnBitwiseOrTensorGetWorkspaceSize: Phase1 = phase1("aclnnBitwiseOrTensor")
+aclnnBitwiseOrTensor: Phase2 = phase2("aclnnBitwiseOrTensor")
+aclnnInplaceBitwiseOrTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceBitwiseOrTensor")
+aclnnInplaceBitwiseOrTensor: Phase2 = phase2("aclnnInplaceBitwiseOrTensor")
+aclnnBitwiseNotGetWorkspaceSize: Phase1 = phase1("aclnnBitwiseNot")
+aclnnBitwiseNot: Phase2 = phase2("aclnnBitwiseNot")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -308,4 +318,14 @@ __all__ = [
     "aclnnLogicalNot",
     "aclnnInplaceLogicalNotGetWorkspaceSize",
     "aclnnInplaceLogicalNot",
+    "aclnnBitwiseAndTensorGetWorkspaceSize",
+    "aclnnBitwiseAndTensor",
+    "aclnnInplaceBitwiseAndTensorGetWorkspaceSize",
+    "aclnnInplaceBitwiseAndTensor",
+    "aclnnBitwiseOrTensorGetWorkspaceSize",
+    "aclnnBitwiseOrTensor",
+    "aclnnInplaceBitwiseOrTensorGetWorkspaceSize",
+    "aclnnInplaceBitwiseOrTensor",
+    "aclnnBitwiseNotGetWorkspaceSize",
+    "aclnnBitwiseNot",
 ]
