@@ -24,6 +24,7 @@ from emulator.kernels.math import (
     broadcast_to,
     cast,
     cat,
+    clamp,
     cummax,
     div,
     equal,
@@ -108,6 +109,8 @@ OP_MODULES = (
     bitwise_and_tensor,
     bitwise_or_tensor,
     bitwise_not,
+    # part 2: clamps
+    clamp,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

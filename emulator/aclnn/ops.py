@@ -166,6 +166,14 @@ aclnnInplaceBitwiseOrTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceBitwis
 aclnnInplaceBitwiseOrTensor: Phase2 = phase2("aclnnInplaceBitwiseOrTensor")
 aclnnBitwiseNotGetWorkspaceSize: Phase1 = phase1("aclnnBitwiseNot")
 aclnnBitwiseNot: Phase2 = phase2("aclnnBitwiseNot")
+aclnnClampGetWorkspaceSize: Phase1 = phase1("aclnnClamp")
+aclnnClamp: Phase2 = phase2("aclnnClamp")
+aclnnClampMinGetWorkspaceSize: Phase1 = phase1("aclnnClampMin")
+aclnnClampMin: Phase2 = phase2("aclnnClampMin")
+aclnnClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnClampMax")
+aclnnClampMax: Phase2 = phase2("aclnnClampMax")
+aclnnInplaceClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMax")
+aclnnInplaceClampMax: Phase2 = phase2("aclnnInplaceClampMax")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -328,4 +336,12 @@ __all__ = [
     "aclnnInplaceBitwiseOrTensor",
     "aclnnBitwiseNotGetWorkspaceSize",
     "aclnnBitwiseNot",
+    "aclnnClampGetWorkspaceSize",
+    "aclnnClamp",
+    "aclnnClampMinGetWorkspaceSize",
+    "aclnnClampMin",
+    "aclnnClampMaxGetWorkspaceSize",
+    "aclnnClampMax",
+    "aclnnInplaceClampMaxGetWorkspaceSize",
+    "aclnnInplaceClampMax",
 ]
