@@ -18,6 +18,7 @@ from emulator.kernels.math import (
     add,
     adds,
     amax,
+    arange,
     bitwise_and_tensor,
     bitwise_not,
     bitwise_or_tensor,
@@ -33,9 +34,11 @@ from emulator.kernels.math import (
     greater,
     greater_equal,
     inplace_copy,
+    inplace_one,
     layer_norm,
     less,
     less_equal,
+    linspace,
     logical_and,
     logical_not,
     logical_or,
@@ -111,6 +114,10 @@ OP_MODULES = (
     bitwise_not,
     # part 2: clamps
     clamp,
+    # part 2: creation
+    arange,
+    linspace,
+    inplace_one,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

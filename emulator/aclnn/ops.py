@@ -122,6 +122,8 @@ aclnnCatGetWorkspaceSize: Phase1 = phase1("aclnnCat")
 aclnnCat: Phase2 = phase2("aclnnCat")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
+aclnnSearchSortedsGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorteds")
+aclnnSearchSorteds: Phase2 = phase2("aclnnSearchSorteds")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
 aclnnCummax: Phase2 = phase2("aclnnCummax")
 aclnnGeTensorGetWorkspaceSize: Phase1 = phase1("aclnnGeTensor")
@@ -174,6 +176,12 @@ aclnnClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnClampMax")
 aclnnClampMax: Phase2 = phase2("aclnnClampMax")
 aclnnInplaceClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMax")
 aclnnInplaceClampMax: Phase2 = phase2("aclnnInplaceClampMax")
+aclnnArangeGetWorkspaceSize: Phase1 = phase1("aclnnArange")
+aclnnArange: Phase2 = phase2("aclnnArange")
+aclnnLinspaceGetWorkspaceSize: Phase1 = phase1("aclnnLinspace")
+aclnnLinspace: Phase2 = phase2("aclnnLinspace")
+aclnnInplaceOneGetWorkspaceSize: Phase1 = phase1("aclnnInplaceOne")
+aclnnInplaceOne: Phase2 = phase2("aclnnInplaceOne")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -292,6 +300,8 @@ __all__ = [
     "aclnnCat",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
+    "aclnnSearchSortedsGetWorkspaceSize",
+    "aclnnSearchSorteds",
     "aclnnCummaxGetWorkspaceSize",
     "aclnnCummax",
     "aclnnGeTensorGetWorkspaceSize",
@@ -344,4 +354,10 @@ __all__ = [
     "aclnnClampMax",
     "aclnnInplaceClampMaxGetWorkspaceSize",
     "aclnnInplaceClampMax",
+    "aclnnArangeGetWorkspaceSize",
+    "aclnnArange",
+    "aclnnLinspaceGetWorkspaceSize",
+    "aclnnLinspace",
+    "aclnnInplaceOneGetWorkspaceSize",
+    "aclnnInplaceOne",
 ]
