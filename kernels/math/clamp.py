@@ -71,10 +71,13 @@ def clip_kernel(ctx: BlockContext[ClipAttrs], x: np.ndarray, lo: np.ndarray, hi:
     if start >= stop:
         return
     dtype = ctx.attrs.dtype
-    work = np.dtype(np.float32) if dtype == BF16 else dtype
-    xs = x.view(dtype)[start:stop].astype(work, copy=False)
-    low, high = lo.view(dtype)[:1].astype(work), hi.view(dtype)[:1].astype(work)
-    y.view(dtype)[start:stop] = np.minimum(np.maximum(xs, low), high).astype(dtype, copy=False)
+    xs, dest = x.view(dtype)[start:stop], y.view(dtype)[start:stop]
+    if dtype == BF16:  # widened exactly to float32, selected there, narrowed back exactly
+        low, high = lo.view(dtype)[0].astype(np.float32), hi.view(dtype)[0].astype(np.float32)
+        dest[...] = np.minimum(np.maximum(xs.astype(np.float32), low), high).astype(dtype)
+        return
+    np.maximum(xs, lo.view(dtype)[0], out=dest)  # two passes, in place, as numpy's own clip makes them
+    np.minimum(dest, hi.view(dtype)[0], out=dest)
 
 
 def clip_tiling(ctx: TilingContext) -> TilingResult:
