@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 from binary_helpers import BINARY_SHAPES, COMPLEX, check, empty_out, ident, np_dtype, run_op, status, to_device
 
-from emulator import acl, aclnn
+from emulator import acl, aclnn, npu, process
+from emulator.config import Settings
 from emulator.kernels.math.greater_equal import GE_DTYPES
 from emulator.kernels.math.less import LT_DTYPES
 from emulator.kernels.math.less_equal import LE_DTYPES
@@ -323,3 +324,20 @@ def test_logical_not_inplace_and_errors(stream: int) -> None:
     assert status(phase1, _b8((1,) * 9), _b8((1,) * 9)) == 0
     strided = to_device(np.zeros((1,) * 8 + (2,), bool), D.DT_BOOL, strided=True).handle
     assert status(phase1, strided, _b8((1,) * 8 + (2,))) == INVALID
+
+
+def test_older_soc_lists_have_no_bfloat16() -> None:
+    """On Ascend310P (the non-910B lists) bfloat16 is refused where the A2 lists add it; float32 still runs."""
+    settings = Settings.from_env().model_copy(update={"soc": "Ascend310P3"})
+    with process.fresh(settings), npu.Session() as session:
+        bf = session.tensor(np.zeros(3, np.float32), D.DT_BF16).handle
+        f32 = session.tensor(np.zeros(3, np.float32), D.DT_FLOAT).handle
+        b8 = session.tensor(np.zeros(3, bool), D.DT_BOOL).handle
+        for api in ("aclnnGeTensor", "aclnnLtTensor", "aclnnNeTensor", "aclnnMaximum"):
+            out = b8 if api != "aclnnMaximum" else bf
+            assert status(getattr(aclnn, f"{api}GetWorkspaceSize"), bf, bf, out) == INVALID, api
+        assert status(aclnn.aclnnLogicalOrGetWorkspaceSize, bf, f32, b8) == INVALID
+        assert "bfloat16" in acl.get_recent_err_msg()
+        # LogicalAnd's one list has bfloat16, so its checks pass; 310P has no bfloat16 Cast binary: 561103
+        assert status(aclnn.aclnnLogicalAndGetWorkspaceSize, bf, f32, b8) == 561103
+        assert status(aclnn.aclnnGeTensorGetWorkspaceSize, f32, f32, b8) == 0
