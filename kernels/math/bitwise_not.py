@@ -13,7 +13,6 @@ import numpy as np
 
 from emulator.device.interface import BlockContext
 from emulator.engine.executor import aclOpExecutor
-from emulator.errors import AclnnInnerNullptr
 from emulator.kernels.math.logical_not import logical_not_l0
 from emulator.kernels.math.unary import (
     UnaryAttrs,
@@ -27,7 +26,7 @@ from emulator.kernels.math.unary import (
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import l2_api
-from emulator.opdev.checks import check_dtype, check_rank
+from emulator.opdev.checks import check_dtype, check_not_null_inner, check_rank
 
 D = DataType
 BITWISE_NOT_DTYPES = (D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_INT8, D.DT_UINT8, D.DT_BOOL)
@@ -52,9 +51,7 @@ def aclnnBitwiseNotGetWorkspaceSize(
     """aclnnStatus aclnnBitwiseNotGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
     aclOpExecutor** executor)"""
     api = "aclnnBitwiseNot"
-    for name, value in (("self", self), ("out", out)):
-        if value is None:
-            raise AclnnInnerNullptr(f"{api}: expected {name} not to be a null pointer.", msg_id="EZ9999")
+    check_not_null_inner(api, self=self, out=out)
     assert self is not None and out is not None
     check_dtype(api, "self", self, BITWISE_NOT_DTYPES)
     check_dtype_match(api, "out", out, self.dtype)

@@ -20,7 +20,7 @@ import numpy as np
 
 from emulator.device.interface import BlockContext, Engine
 from emulator.engine.executor import aclOpExecutor
-from emulator.errors import AclnnInnerNullptr, L0StepFailed
+from emulator.errors import L0StepFailed
 from emulator.kernels.math.arange import SequenceAttrs
 from emulator.kernels.math.binary_common import to_float
 from emulator.kernels.math.cast import NAMES, cast
@@ -45,7 +45,7 @@ from emulator.opdev import (
     reshape_view,
     view_copy,
 )
-from emulator.opdev.checks import check_dtype, check_param
+from emulator.opdev.checks import check_dtype, check_not_null_inner, check_param
 
 D = DataType
 LINSPACE_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT32, D.DT_INT8, D.DT_UINT8, D.DT_DOUBLE)
@@ -110,9 +110,7 @@ def aclnnLinspaceGetWorkspaceSize(
     """aclnnStatus aclnnLinspaceGetWorkspaceSize(const aclScalar* start, const aclScalar* end, int64_t steps,
     aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor)"""
     api = "aclnnLinspace"
-    for name, value in (("start", start), ("end", end), ("out", out)):
-        if value is None:
-            raise AclnnInnerNullptr(f"{api}: expected {name} not to be a null pointer.", msg_id="EZ9999")
+    check_not_null_inner(api, start=start, end=end, out=out)
     assert start is not None and end is not None and out is not None
     for name, scalar in (("start", start), ("end", end)):
         check_param(scalar.dtype not in COMPLEX_TYPES, api, f"complex {name} ({dtype_name(scalar.dtype)}) is not "
