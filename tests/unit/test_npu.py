@@ -254,7 +254,8 @@ def test_every_elementwise_op_runs_with_omitted_outputs(s: npu.Session) -> None:
     ran = []
     for api in npu.apis():
         params = npu.signature(api).inputs
-        if all(npu.is_tensor(p) and p.name in ("self", "out") for p in params):
+        integer_only = api == "aclnnBitwiseNot"  # its list has no float32: 161002, as on the card
+        if all(npu.is_tensor(p) and p.name in ("self", "out") for p in params) and not integer_only:
             assert s.call(api, x).shape == (2, 3)
             ran.append(api)
     assert {"aclnnExp", "aclnnAbs", "aclnnSqrt", "aclnnRelu"} <= set(ran)
