@@ -122,6 +122,8 @@ aclnnCatGetWorkspaceSize: Phase1 = phase1("aclnnCat")
 aclnnCat: Phase2 = phase2("aclnnCat")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
+aclnnSearchSortedsGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorteds")
+aclnnSearchSorteds: Phase2 = phase2("aclnnSearchSorteds")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
 aclnnCummax: Phase2 = phase2("aclnnCummax")
 aclnnAtanGetWorkspaceSize: Phase1 = phase1("aclnnAtan")
@@ -180,6 +182,62 @@ aclnnThresholdGetWorkspaceSize: Phase1 = phase1("aclnnThreshold")
 aclnnThreshold: Phase2 = phase2("aclnnThreshold")
 aclnnInplaceThresholdGetWorkspaceSize: Phase1 = phase1("aclnnInplaceThreshold")
 aclnnInplaceThreshold: Phase2 = phase2("aclnnInplaceThreshold")
+aclnnGeTensorGetWorkspaceSize: Phase1 = phase1("aclnnGeTensor")
+aclnnGeTensor: Phase2 = phase2("aclnnGeTensor")
+aclnnInplaceGeTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceGeTensor")
+aclnnInplaceGeTensor: Phase2 = phase2("aclnnInplaceGeTensor")
+aclnnLtTensorGetWorkspaceSize: Phase1 = phase1("aclnnLtTensor")
+aclnnLtTensor: Phase2 = phase2("aclnnLtTensor")
+aclnnInplaceLtTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLtTensor")
+aclnnInplaceLtTensor: Phase2 = phase2("aclnnInplaceLtTensor")
+aclnnLeTensorGetWorkspaceSize: Phase1 = phase1("aclnnLeTensor")
+aclnnLeTensor: Phase2 = phase2("aclnnLeTensor")
+aclnnInplaceLeTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLeTensor")
+aclnnInplaceLeTensor: Phase2 = phase2("aclnnInplaceLeTensor")
+aclnnNeTensorGetWorkspaceSize: Phase1 = phase1("aclnnNeTensor")
+aclnnNeTensor: Phase2 = phase2("aclnnNeTensor")
+aclnnInplaceNeTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceNeTensor")
+aclnnInplaceNeTensor: Phase2 = phase2("aclnnInplaceNeTensor")
+aclnnMaximumGetWorkspaceSize: Phase1 = phase1("aclnnMaximum")
+aclnnMaximum: Phase2 = phase2("aclnnMaximum")
+aclnnMinimumGetWorkspaceSize: Phase1 = phase1("aclnnMinimum")
+aclnnMinimum: Phase2 = phase2("aclnnMinimum")
+aclnnLogicalAndGetWorkspaceSize: Phase1 = phase1("aclnnLogicalAnd")
+aclnnLogicalAnd: Phase2 = phase2("aclnnLogicalAnd")
+aclnnInplaceLogicalAndGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLogicalAnd")
+aclnnInplaceLogicalAnd: Phase2 = phase2("aclnnInplaceLogicalAnd")
+aclnnLogicalOrGetWorkspaceSize: Phase1 = phase1("aclnnLogicalOr")
+aclnnLogicalOr: Phase2 = phase2("aclnnLogicalOr")
+aclnnInplaceLogicalOrGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLogicalOr")
+aclnnInplaceLogicalOr: Phase2 = phase2("aclnnInplaceLogicalOr")
+aclnnLogicalNotGetWorkspaceSize: Phase1 = phase1("aclnnLogicalNot")
+aclnnLogicalNot: Phase2 = phase2("aclnnLogicalNot")
+aclnnInplaceLogicalNotGetWorkspaceSize: Phase1 = phase1("aclnnInplaceLogicalNot")
+aclnnInplaceLogicalNot: Phase2 = phase2("aclnnInplaceLogicalNot")
+aclnnBitwiseAndTensorGetWorkspaceSize: Phase1 = phase1("aclnnBitwiseAndTensor")
+aclnnBitwiseAndTensor: Phase2 = phase2("aclnnBitwiseAndTensor")
+aclnnInplaceBitwiseAndTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceBitwiseAndTensor")
+aclnnInplaceBitwiseAndTensor: Phase2 = phase2("aclnnInplaceBitwiseAndTensor")
+aclnnBitwiseOrTensorGetWorkspaceSize: Phase1 = phase1("aclnnBitwiseOrTensor")
+aclnnBitwiseOrTensor: Phase2 = phase2("aclnnBitwiseOrTensor")
+aclnnInplaceBitwiseOrTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceBitwiseOrTensor")
+aclnnInplaceBitwiseOrTensor: Phase2 = phase2("aclnnInplaceBitwiseOrTensor")
+aclnnBitwiseNotGetWorkspaceSize: Phase1 = phase1("aclnnBitwiseNot")
+aclnnBitwiseNot: Phase2 = phase2("aclnnBitwiseNot")
+aclnnClampGetWorkspaceSize: Phase1 = phase1("aclnnClamp")
+aclnnClamp: Phase2 = phase2("aclnnClamp")
+aclnnClampMinGetWorkspaceSize: Phase1 = phase1("aclnnClampMin")
+aclnnClampMin: Phase2 = phase2("aclnnClampMin")
+aclnnClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnClampMax")
+aclnnClampMax: Phase2 = phase2("aclnnClampMax")
+aclnnInplaceClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMax")
+aclnnInplaceClampMax: Phase2 = phase2("aclnnInplaceClampMax")
+aclnnArangeGetWorkspaceSize: Phase1 = phase1("aclnnArange")
+aclnnArange: Phase2 = phase2("aclnnArange")
+aclnnLinspaceGetWorkspaceSize: Phase1 = phase1("aclnnLinspace")
+aclnnLinspace: Phase2 = phase2("aclnnLinspace")
+aclnnInplaceOneGetWorkspaceSize: Phase1 = phase1("aclnnInplaceOne")
+aclnnInplaceOne: Phase2 = phase2("aclnnInplaceOne")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -298,6 +356,8 @@ __all__ = [
     "aclnnCat",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
+    "aclnnSearchSortedsGetWorkspaceSize",
+    "aclnnSearchSorteds",
     "aclnnCummaxGetWorkspaceSize",
     "aclnnCummax",
     "aclnnAtanGetWorkspaceSize",
@@ -356,4 +416,60 @@ __all__ = [
     "aclnnThreshold",
     "aclnnInplaceThresholdGetWorkspaceSize",
     "aclnnInplaceThreshold",
+    "aclnnGeTensorGetWorkspaceSize",
+    "aclnnGeTensor",
+    "aclnnInplaceGeTensorGetWorkspaceSize",
+    "aclnnInplaceGeTensor",
+    "aclnnLtTensorGetWorkspaceSize",
+    "aclnnLtTensor",
+    "aclnnInplaceLtTensorGetWorkspaceSize",
+    "aclnnInplaceLtTensor",
+    "aclnnLeTensorGetWorkspaceSize",
+    "aclnnLeTensor",
+    "aclnnInplaceLeTensorGetWorkspaceSize",
+    "aclnnInplaceLeTensor",
+    "aclnnNeTensorGetWorkspaceSize",
+    "aclnnNeTensor",
+    "aclnnInplaceNeTensorGetWorkspaceSize",
+    "aclnnInplaceNeTensor",
+    "aclnnMaximumGetWorkspaceSize",
+    "aclnnMaximum",
+    "aclnnMinimumGetWorkspaceSize",
+    "aclnnMinimum",
+    "aclnnLogicalAndGetWorkspaceSize",
+    "aclnnLogicalAnd",
+    "aclnnInplaceLogicalAndGetWorkspaceSize",
+    "aclnnInplaceLogicalAnd",
+    "aclnnLogicalOrGetWorkspaceSize",
+    "aclnnLogicalOr",
+    "aclnnInplaceLogicalOrGetWorkspaceSize",
+    "aclnnInplaceLogicalOr",
+    "aclnnLogicalNotGetWorkspaceSize",
+    "aclnnLogicalNot",
+    "aclnnInplaceLogicalNotGetWorkspaceSize",
+    "aclnnInplaceLogicalNot",
+    "aclnnBitwiseAndTensorGetWorkspaceSize",
+    "aclnnBitwiseAndTensor",
+    "aclnnInplaceBitwiseAndTensorGetWorkspaceSize",
+    "aclnnInplaceBitwiseAndTensor",
+    "aclnnBitwiseOrTensorGetWorkspaceSize",
+    "aclnnBitwiseOrTensor",
+    "aclnnInplaceBitwiseOrTensorGetWorkspaceSize",
+    "aclnnInplaceBitwiseOrTensor",
+    "aclnnBitwiseNotGetWorkspaceSize",
+    "aclnnBitwiseNot",
+    "aclnnClampGetWorkspaceSize",
+    "aclnnClamp",
+    "aclnnClampMinGetWorkspaceSize",
+    "aclnnClampMin",
+    "aclnnClampMaxGetWorkspaceSize",
+    "aclnnClampMax",
+    "aclnnInplaceClampMaxGetWorkspaceSize",
+    "aclnnInplaceClampMax",
+    "aclnnArangeGetWorkspaceSize",
+    "aclnnArange",
+    "aclnnLinspaceGetWorkspaceSize",
+    "aclnnLinspace",
+    "aclnnInplaceOneGetWorkspaceSize",
+    "aclnnInplaceOne",
 ]

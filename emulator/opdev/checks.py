@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from emulator.errors import AclnnParamInvalid, AclnnParamNullptr
+from emulator.errors import AclnnInnerNullptr, AclnnParamInvalid, AclnnParamNullptr
 from emulator.meta.dtypes import dtype_name
 from emulator.meta.objects import aclScalar, aclTensor
 
@@ -19,6 +19,14 @@ def check_not_null(api: str, **params: object) -> None:
     for name, value in params.items():
         if value is None:
             raise AclnnParamNullptr(f"{api}: expected {name} not to be a null pointer.", param=name)
+
+
+def check_not_null_inner(api: str, **params: object) -> None:
+    """OP_CHECK_NULL in the ops whose null check returns ACLNN_ERR_INNER_NULLPTR (BitwiseNot, Linspace):
+    the same text and EZ1001 parameter-error report, status 561103."""
+    for name, value in params.items():
+        if value is None:
+            raise AclnnInnerNullptr(f"{api}: expected {name} not to be a null pointer.", msg_id="EZ1001", param=name)
 
 
 def check_param(ok: bool, api: str, message: str) -> None:

@@ -58,7 +58,8 @@ class L2Entry:
 # (PowTensorTensor has a header of its own), and a few names are written as one word.
 SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "SearchSorted": "searchsorted",
                   "LayerNormWithImplMode": "layer_norm", "PowTensorScalar": "pow",
-                  "PowScalarTensor": "pow"}  # fmt: skip
+                  "PowScalarTensor": "pow", "ClampMin": "clamp", "ClampMax": "clamp",
+                  "SearchSorteds": "searchsorted", "One": "ones"}  # fmt: skip
 
 
 def header_of(api: str) -> str:

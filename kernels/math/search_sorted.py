@@ -1,9 +1,17 @@
-"""aclnnSearchSorted: an AI CPU-only op.
+"""aclnnSearchSorted / aclnnSearchSorteds: an AI CPU-only op.
 
 For each value of ``self``, the index in its row of ``sortedSequence`` where it would be inserted
 (``right`` picks the first element greater than the value instead of not less); with ``sorter`` the
 sequence is read in the order ``seq[sorter[j]]``. Output int32 when ``outInt32`` else int64. Runs on
 AI CPU through the op's task space (AicpuTaskSpace("SearchSorted"), attributes ``dtype``, ``right``).
+
+aclnnSearchSorteds (a scalar self) is the tensor form over a one-element host tensor, as the real code
+builds it: nulls (161001); the scalar read as float32 (ToFloat) and converted to sortedSequence's
+dtype — a dtype the conversion cannot hold is 161002; an empty out is 161002 ("should be {1}"); the
+caller's out is then re-viewed as [1] (the real SetViewShape; it stays so after the call), and the
+tensor form's checks and chain run, their messages naming aclnnSearchSorted. A [1] self needs a 1-D
+sortedSequence, so a multi-dimensional sequence is 161002. The real code also leaks its first
+executor on this path; the emulator does not.
 """
 
 from __future__ import annotations
@@ -16,10 +24,11 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
+from emulator.kernels.math.binary_common import to_float
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.zero import zeros_like_l0
-from emulator.meta.dtypes import DataType, promote_type
-from emulator.meta.objects import aclTensor
+from emulator.meta.dtypes import COMPLEX_TYPES, DataType, dtype_name, numpy_dtype, promote_type
+from emulator.meta.objects import aclScalar, aclTensor
 from emulator.opdev import (
     OP_ATTR,
     OP_INPUT,
@@ -29,6 +38,7 @@ from emulator.opdev import (
     OpImpl,
     add_to_launcher_list_aicpu,
     contiguous,
+    convert_to_tensor,
     create_executor,
     l0_label,
     l2_api,
@@ -36,6 +46,7 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
+from emulator.opdev.l2 import UniqueExecutor
 
 D = DataType
 SEQ_DTYPES = (D.DT_DOUBLE, D.DT_FLOAT, D.DT_FLOAT16, D.DT_UINT8, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64)
@@ -95,6 +106,9 @@ def _check(api: str, seq: aclTensor, self: aclTensor, out_int32: bool, sorter: a
         check_rank(api, name, tensor)
     check_param(out.view_shape == self.view_shape, api, "out must have the shape of self.")
     one_d = len(seq.view_shape) == 1
+    if self.view_shape == (1,):
+        check_param(one_d, api, f"self can be a single value only when sortedSequence is 1-D, but sortedSequence is "
+                    f"{list(seq.view_shape)}.")  # fmt: skip
     leading = len(seq.view_shape) == len(self.view_shape) and seq.view_shape[:-1] == self.view_shape[:-1]
     check_param(one_d or leading, api, "sortedSequence must be 1-D or share all leading dims with self.")
     promote = promote_type(seq.dtype, self.dtype)
@@ -117,26 +131,63 @@ def aclnnSearchSortedGetWorkspaceSize(
     api = "aclnnSearchSorted"
     check_not_null(api, sortedSequence=sortedSequence, self=self, out=out)
     assert sortedSequence is not None and self is not None and out is not None
-    promote = _check(api, sortedSequence, self, bool(outInt32), sorter, out)
     with create_executor() as unique:
-        executor = unique.get()
-        if is_empty(sortedSequence, self, out):
-            # an empty sequence or input: out is zero-filled (ZerosLike), as the real L2 does
-            if not is_empty(out):
-                with l0_label("ZerosLike"):
-                    view_copy(zeros_like_l0(out, executor), out, executor)
-            return unique.release(executor.get_workspace_size())
-        values = reshape_view(executor, self, (1,)) if not self.view_shape else self
-        seq = cast(contiguous(sortedSequence, executor), promote, executor)
-        val = cast(contiguous(values, executor), promote, executor)
-        tmp = executor.alloc_tensor(values.view_shape, out.dtype)
-        inputs = (seq, val) if sorter is None else (seq, val, contiguous(sorter, executor))
-        attrs = OP_ATTR(DType(out.dtype), Bool(bool(right)))
-        add_to_launcher_list_aicpu(executor, SEARCH_SORTED, ATTR_NAMES, OP_INPUT(*inputs), OP_OUTPUT(tmp), attrs)
-        result = reshape_view(executor, tmp, out.view_shape) if tmp.view_shape != out.view_shape else tmp
-        with l0_label("ViewCopy"):
-            view_copy(result, out, executor)
+        return _search_sorted(api, unique, sortedSequence, self, bool(outInt32), bool(right), sorter, out)
+
+
+def _search_sorted(api: str, unique: UniqueExecutor, seq: aclTensor, self: aclTensor, out_int32: bool, right: bool,
+                   sorter: aclTensor | None, out: aclTensor) -> tuple[int, aclOpExecutor, int]:  # fmt: skip
+    """The body after the null checks: the checks, the empty shortcut and the chain."""
+    promote = _check(api, seq, self, out_int32, sorter, out)
+    executor = unique.get()
+    if is_empty(seq, self, out):
+        # an empty sequence or input: out is zero-filled (ZerosLike), as the real L2 does
+        if not is_empty(out):
+            with l0_label("ZerosLike"):
+                view_copy(zeros_like_l0(out, executor), out, executor)
         return unique.release(executor.get_workspace_size())
+    values = reshape_view(executor, self, (1,)) if not self.view_shape else self
+    seq_cast = cast(contiguous(seq, executor), promote, executor)
+    val = cast(contiguous(values, executor), promote, executor)
+    tmp = executor.alloc_tensor(values.view_shape, out.dtype)
+    inputs = (seq_cast, val) if sorter is None else (seq_cast, val, contiguous(sorter, executor))
+    attrs = OP_ATTR(DType(out.dtype), Bool(right))
+    add_to_launcher_list_aicpu(executor, SEARCH_SORTED, ATTR_NAMES, OP_INPUT(*inputs), OP_OUTPUT(tmp), attrs)
+    result = reshape_view(executor, tmp, out.view_shape) if tmp.view_shape != out.view_shape else tmp
+    with l0_label("ViewCopy"):
+        view_copy(result, out, executor)
+    return unique.release(executor.get_workspace_size())
+
+
+@l2_api
+def aclnnSearchSortedsGetWorkspaceSize(
+    sortedSequence: aclTensor | None,
+    self: aclScalar | None,
+    outInt32: bool,
+    right: bool,
+    sorter: aclTensor | None,
+    out: aclTensor | None,
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnSearchSortedsGetWorkspaceSize(const aclTensor* sortedSequence, const aclScalar* self,
+    const bool outInt32, const bool right, const aclTensor* sorter, aclTensor* out, uint64_t* workspaceSize,
+    aclOpExecutor** executor)"""
+    api = "aclnnSearchSorteds"
+    check_not_null(api, sortedSequence=sortedSequence, self=self, out=out)
+    assert sortedSequence is not None and self is not None and out is not None
+    seq_dtype = numpy_dtype(sortedSequence.dtype)
+    check_param(seq_dtype is not None and sortedSequence.dtype not in COMPLEX_TYPES, api,
+                f"convert to tensor failed: sortedSequence dtype {dtype_name(sortedSequence.dtype)} is not "
+                "supported.")  # fmt: skip
+    check_param(not is_empty(out), api, "the shape of out tensor should be {1}.")
+    # the real op rewrites the caller's out to a [1] view before it runs the tensor form
+    out.view_shape = (1,)
+    if len(out.strides) != 1:
+        out.strides = (1,)
+    with create_executor() as unique:
+        value = np.array([to_float(self)], np.float32)
+        value_tensor = convert_to_tensor(value, sortedSequence.dtype, unique.get())
+        return _search_sorted("aclnnSearchSorted", unique, sortedSequence, value_tensor, bool(outInt32), bool(right),
+                              sorter, out)  # fmt: skip
 
 
 OPS: tuple[OpImpl, ...] = ()  # AI CPU only: no AI Core binaries in the package

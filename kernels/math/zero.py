@@ -11,6 +11,7 @@ int64, uint8, float16, float32, bool, bfloat16; the AI CPU ZerosLike (no attrs) 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,13 +55,20 @@ class ZerosLikeAttrs(KernelAttrs):
         return cls(dy)
 
 
-def zeros_like_kernel(ctx: BlockContext[ZerosLikeAttrs], x: np.ndarray, y: np.ndarray) -> None:
-    """This block's range of y is set to zero (x is not read)."""
-    lo, hi = block_range(ctx.tiling, ctx.block_idx)
-    if lo >= hi:
-        return
-    dy = ctx.attrs.y_dtype
-    y.view(dy)[lo:hi] = np.zeros(1, dtype=dy)[0]
+def constant_like_kernel(value: int) -> Callable[[BlockContext[ZerosLikeAttrs], np.ndarray, np.ndarray], None]:
+    """The kernel of ZerosLike / OnesLike: this block's range of y is set to ``value`` (x is not read)."""
+
+    def kernel(ctx: BlockContext[ZerosLikeAttrs], x: np.ndarray, y: np.ndarray) -> None:
+        lo, hi = block_range(ctx.tiling, ctx.block_idx)
+        if lo >= hi:
+            return
+        dy = ctx.attrs.y_dtype
+        y.view(dy)[lo:hi] = np.full(1, value, dtype=dy)[0]
+
+    return kernel
+
+
+zeros_like_kernel = constant_like_kernel(0)
 
 
 ZEROS_LIKE = OpImpl(

@@ -236,13 +236,15 @@ def test_every_registry_param_is_convertible() -> None:
 
 @pytest.mark.parametrize("api", npu.apis())
 def test_every_op_goes_through_the_converter_to_its_null_check(s: npu.Session, api: str) -> None:
-    """Every op called through Session.call with nullptr handles reaches its own 161001 check
-    (so each argument was converted and bound in C order), and the call leaves nothing behind."""
+    """Every op called through Session.call with nullptr handles reaches its own null check — 161001, or
+    561103 for the ops whose real null check returns that — (so each argument was converted and bound in
+    C order), and the call leaves nothing behind."""
     plain = {"int": 0, "float": 0.0, "bool": False}
     args = [None if p.ctype.kind == "handle" else plain[p.ctype.kind] for p in npu.signature(api).inputs]
     with pytest.raises(npu.NpuError) as info:
         s.call(api, *args)
-    assert info.value.status == AclnnStatus.ACLNN_ERR_PARAM_NULLPTR
+    inner = api in ("aclnnBitwiseNot", "aclnnLinspace")
+    assert info.value.status == (AclnnStatus.ACLNN_ERR_INNER_NULLPTR if inner else AclnnStatus.ACLNN_ERR_PARAM_NULLPTR)
     assert info.value.api == f"{api}GetWorkspaceSize"
 
 
@@ -252,7 +254,8 @@ def test_every_elementwise_op_runs_with_omitted_outputs(s: npu.Session) -> None:
     ran = []
     for api in npu.apis():
         params = npu.signature(api).inputs
-        if all(npu.is_tensor(p) and p.name in ("self", "out") for p in params):
+        integer_only = api == "aclnnBitwiseNot"  # its list has no float32: 161002, as on the card
+        if all(npu.is_tensor(p) and p.name in ("self", "out") for p in params) and not integer_only:
             assert s.call(api, x).shape == (2, 3)
             ran.append(api)
     assert {"aclnnExp", "aclnnAbs", "aclnnSqrt", "aclnnRelu"} <= set(ran)

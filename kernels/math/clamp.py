@@ -1,0 +1,194 @@
+"""aclnnClamp / aclnnClampMin / aclnnClampMax / aclnnInplaceClampMax: out = min(max(self, min), max).
+
+L0 ClipByValueV2(x, clipValueMin, clipValueMax): y = min(max(x, lo), hi), elementwise (lo above hi gives
+hi everywhere, a NaN x stays NaN); AI Core for float16, float32, int32, int64, bfloat16, the AI CPU
+kernel otherwise (int8, int16, uint8, double). The bounds arrive as 0-d host tensors of x's dtype.
+
+L2 (the scalar forms, Atlas A2 / A3 / Ascend910 / 310P — the 950's RegBase promotion is not emulated):
+ClampMin / ClampMax / InplaceClampMax first check their one bound for null; then nulls of self and
+out, and "at least one bound" for Clamp (161001); self and out dtypes in the list; out shape == self
+shape; ranks <= 8 (161002). An empty self returns at once. Then the compute dtype is out's:
+CanCast(self, out) (161002), a missing bound becomes the dtype's extreme (±inf for floats, the
+integer limits otherwise), the bounds are converted to out's dtype on the host (a C-style cast), and
+the chain is Contiguous -> Cast(out) -> ClipByValueV2 -> ViewCopy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+
+from emulator.device.interface import BlockContext, Engine, KernelAttrs
+from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tiling import KernelSignature
+from emulator.errors import AclnnParamNullptr, L0StepFailed
+from emulator.kernels.math.cast import NAMES, cast
+from emulator.kernels.math.compare_tensor import soc_list
+from emulator.kernels.math.fill import scalar_to_tensor
+from emulator.kernels.math.unary import check_cast, check_same_shape
+from emulator.meta.dtypes import DataType, numpy_dtype
+from emulator.meta.objects import aclScalar, aclTensor
+from emulator.opdev import (
+    OP_INPUT,
+    OP_OUTPUT,
+    BinSpec,
+    OpImpl,
+    TilingContext,
+    TilingResult,
+    add_to_launcher_list_aicore,
+    add_to_launcher_list_aicpu,
+    block_range,
+    contiguous,
+    create_executor,
+    elementwise_tiling,
+    l2_api,
+    view_copy,
+)
+from emulator.opdev.checks import check_dtype, check_not_null, check_rank, is_empty
+
+D = DataType
+BF16 = np.dtype(ml_dtypes.bfloat16)
+CLAMP_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_INT32, D.DT_INT64, D.DT_INT16, D.DT_INT8, D.DT_UINT8, D.DT_DOUBLE)
+CLIP_AICORE = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_INT32, D.DT_INT64, D.DT_BF16)
+
+
+@dataclass(frozen=True, slots=True)
+class ClipAttrs(KernelAttrs):
+    """What a ClipByValueV2 binary has baked in: x's dtype (the bounds and y share it)."""
+
+    dtype: np.dtype
+
+    @classmethod
+    def of(cls, signature: KernelSignature) -> ClipAttrs:
+        return cls(signature.dtypes[0])
+
+
+def clip_kernel(ctx: BlockContext[ClipAttrs], x: np.ndarray, lo: np.ndarray, hi: np.ndarray, y: np.ndarray) -> None:
+    """This block's range of y = min(max(x, lo), hi); max and min are exact in any dtype."""
+    start, stop = block_range(ctx.tiling, ctx.block_idx)
+    if start >= stop:
+        return
+    dtype = ctx.attrs.dtype
+    xs, dest = x.view(dtype)[start:stop], y.view(dtype)[start:stop]
+    if dtype == BF16:  # widened exactly to float32, selected there, narrowed back exactly
+        low, high = lo.view(dtype)[0].astype(np.float32), hi.view(dtype)[0].astype(np.float32)
+        dest[...] = np.minimum(np.maximum(xs.astype(np.float32), low), high).astype(dtype)
+        return
+    np.maximum(xs, lo.view(dtype)[0], out=dest)  # two passes, in place, as numpy's own clip makes them
+    np.minimum(dest, hi.view(dtype)[0], out=dest)
+
+
+def clip_tiling(ctx: TilingContext) -> TilingResult:
+    out = ctx.outputs[0]
+    assert out is not None
+    return elementwise_tiling(ctx, out.numel, 4)
+
+
+CLIP_BY_VALUE = OpImpl(
+    "ClipByValueV2", clip_kernel, clip_tiling, input_names=("x", "clip_value_min", "clip_value_max"),
+    bins=tuple(BinSpec((NAMES[d],) * 3, (NAMES[d],)) for d in CLIP_AICORE), kernel_attrs=ClipAttrs.of,
+)  # fmt: skip
+CLIP_BY_VALUE_AICPU = OpImpl(
+    "ClipByValueV2", clip_kernel, clip_tiling, engine=Engine.AICPU,
+    input_names=("x", "clip_value_min", "clip_value_max"), kernel_attrs=ClipAttrs.of,
+)  # fmt: skip
+
+
+def clip_by_value_l0(x: aclTensor, lo: aclTensor, hi: aclTensor, executor: aclOpExecutor) -> aclTensor:
+    """l0op::ClipByValueV2: output of x's shape and dtype."""
+    out = executor.alloc_tensor(x.view_shape, x.dtype)
+    groups = (OP_INPUT(x, lo, hi), OP_OUTPUT(out))
+    if x.dtype in CLIP_AICORE:
+        status = add_to_launcher_list_aicore(executor, CLIP_BY_VALUE, *groups)
+    else:
+        status = add_to_launcher_list_aicpu(executor, CLIP_BY_VALUE_AICPU, (), *groups)
+    if status != 0:
+        raise L0StepFailed("ClipByValueV2", f"status {status}")
+    return out
+
+
+def _bound(value: aclScalar | None, dtype: int, upper: bool, executor: aclOpExecutor) -> aclTensor:
+    """NormalizeMax/MinScalar then ConvertToTensor: the given bound, or the dtype's extreme."""
+    if value is None:
+        target = numpy_dtype(dtype)
+        assert target is not None, "every clamp dtype has a numpy dtype"
+        if target.kind in "iu":
+            info = np.iinfo(target)
+            extreme = executor.alloc_scalar(info.max if upper else info.min, D.DT_INT64)
+        else:
+            extreme = executor.alloc_scalar(np.inf if upper else -np.inf, D.DT_DOUBLE)
+        if extreme is None:
+            raise L0StepFailed("AllocScalar", "no host dtype")
+        value = extreme
+    return scalar_to_tensor(value, dtype, executor)
+
+
+def clamp_common(
+    api: str, self: aclTensor | None, lo: aclScalar | None, hi: aclScalar | None, out: aclTensor | None
+) -> tuple[int, aclOpExecutor, int]:
+    """aclnnClampCommon (the A2 branch)."""
+    check_not_null(api, self=self, out=out)
+    assert self is not None and out is not None
+    if lo is None and hi is None:
+        message = f"{api}: at least one of clipValueMin and clipValueMax must not be a null pointer."
+        raise AclnnParamNullptr(message, param="clipValueMin")
+    supported = soc_list(CLAMP_DTYPES)
+    check_dtype(api, "self", self, supported)
+    check_dtype(api, "out", out, supported)
+    check_same_shape(api, self, out)
+    check_rank(api, "self", self)
+    check_rank(api, "out", out)
+    with create_executor() as unique:
+        executor = unique.get()
+        if is_empty(self):
+            return unique.release(0)
+        check_cast(api, self.dtype, out.dtype)
+        dtype = out.dtype
+        low, high = _bound(lo, dtype, False, executor), _bound(hi, dtype, True, executor)
+        x = cast(contiguous(self, executor), dtype, executor)
+        view_copy(clip_by_value_l0(x, low, high, executor), out, executor)
+        return unique.release(executor.get_workspace_size())
+
+
+@l2_api
+def aclnnClampGetWorkspaceSize(
+    self: aclTensor | None, clipValueMin: aclScalar | None, clipValueMax: aclScalar | None, out: aclTensor | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnClampGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMin,
+    const aclScalar* clipValueMax, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    return clamp_common("aclnnClamp", self, clipValueMin, clipValueMax, out)
+
+
+@l2_api
+def aclnnClampMinGetWorkspaceSize(
+    self: aclTensor | None, clipValueMin: aclScalar | None, out: aclTensor | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnClampMinGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMin,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    check_not_null("aclnnClampMin", clipValueMin=clipValueMin)
+    return clamp_common("aclnnClampMin", self, clipValueMin, None, out)
+
+
+@l2_api
+def aclnnClampMaxGetWorkspaceSize(
+    self: aclTensor | None, clipValueMax: aclScalar | None, out: aclTensor | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnClampMaxGetWorkspaceSize(const aclTensor* self, const aclScalar* clipValueMax,
+    aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    check_not_null("aclnnClampMax", clipValueMax=clipValueMax)
+    return clamp_common("aclnnClampMax", self, None, clipValueMax, out)
+
+
+@l2_api
+def aclnnInplaceClampMaxGetWorkspaceSize(
+    selfRef: aclTensor | None, clipValueMax: aclScalar | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnInplaceClampMaxGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* clipValueMax,
+    uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    check_not_null("aclnnInplaceClampMax", clipValueMax=clipValueMax)
+    return clamp_common("aclnnInplaceClampMax", selfRef, None, clipValueMax, selfRef)
+
+
+OPS = (CLIP_BY_VALUE,)
