@@ -18,10 +18,13 @@ from emulator.kernels.math import (
     add,
     adds,
     amax,
+    argmax,
+    argsort,
     broadcast_to,
     cast,
     cat,
     cummax,
+    cumsum,
     div,
     equal,
     exp_log,
@@ -38,11 +41,13 @@ from emulator.kernels.math import (
     rms_norm,
     search_sorted,
     softmax,
+    sort,
     sqrt_rsqrt,
     sub,
     tanh,
     zero,
 )
+from emulator.kernels.nn import topk
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -83,6 +88,12 @@ OP_MODULES = (
     # AI CPU ops
     search_sorted,
     cummax,
+    # reductions, scans, sorting (issue 14)
+    argmax,
+    cumsum,
+    sort,
+    argsort,
+    topk,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

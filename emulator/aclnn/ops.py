@@ -124,6 +124,18 @@ aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
 aclnnCummax: Phase2 = phase2("aclnnCummax")
+aclnnArgMaxGetWorkspaceSize: Phase1 = phase1("aclnnArgMax")
+aclnnArgMax: Phase2 = phase2("aclnnArgMax")
+aclnnCumsumGetWorkspaceSize: Phase1 = phase1("aclnnCumsum")
+aclnnCumsum: Phase2 = phase2("aclnnCumsum")
+aclnnCumsumV2GetWorkspaceSize: Phase1 = phase1("aclnnCumsumV2")
+aclnnCumsumV2: Phase2 = phase2("aclnnCumsumV2")
+aclnnSortGetWorkspaceSize: Phase1 = phase1("aclnnSort")
+aclnnSort: Phase2 = phase2("aclnnSort")
+aclnnArgsortGetWorkspaceSize: Phase1 = phase1("aclnnArgsort")
+aclnnArgsort: Phase2 = phase2("aclnnArgsort")
+aclnnTopkGetWorkspaceSize: Phase1 = phase1("aclnnTopk")
+aclnnTopk: Phase2 = phase2("aclnnTopk")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -244,4 +256,16 @@ __all__ = [
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",
     "aclnnCummax",
+    "aclnnArgMaxGetWorkspaceSize",
+    "aclnnArgMax",
+    "aclnnCumsumGetWorkspaceSize",
+    "aclnnCumsum",
+    "aclnnCumsumV2GetWorkspaceSize",
+    "aclnnCumsumV2",
+    "aclnnSortGetWorkspaceSize",
+    "aclnnSort",
+    "aclnnArgsortGetWorkspaceSize",
+    "aclnnArgsort",
+    "aclnnTopkGetWorkspaceSize",
+    "aclnnTopk",
 ]

@@ -1,0 +1,1 @@
+"""The ops of ops-nn (one module per op)."""
