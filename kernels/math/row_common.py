@@ -57,4 +57,3 @@ def block_lines(ctx: BlockContext[KernelAttrs], view: np.ndarray) -> Iterator[tu
     per_block = ceil_div(lines, max(data.blockNum, 1))
     lo = ctx.block_idx * per_block
     yield from pieces(lo, min(lo + per_block, lines), view.shape[:2])
-
