@@ -47,7 +47,7 @@ from emulator.kernels.math import (
     tanh,
     zero,
 )
-from emulator.kernels.nn import topk
+from emulator.kernels.nn import norm, topk
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -94,6 +94,7 @@ OP_MODULES = (
     sort,
     argsort,
     topk,
+    norm,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -136,6 +136,8 @@ aclnnArgsortGetWorkspaceSize: Phase1 = phase1("aclnnArgsort")
 aclnnArgsort: Phase2 = phase2("aclnnArgsort")
 aclnnTopkGetWorkspaceSize: Phase1 = phase1("aclnnTopk")
 aclnnTopk: Phase2 = phase2("aclnnTopk")
+aclnnNormGetWorkspaceSize: Phase1 = phase1("aclnnNorm")
+aclnnNorm: Phase2 = phase2("aclnnNorm")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -268,4 +270,6 @@ __all__ = [
     "aclnnArgsort",
     "aclnnTopkGetWorkspaceSize",
     "aclnnTopk",
+    "aclnnNormGetWorkspaceSize",
+    "aclnnNorm",
 ]

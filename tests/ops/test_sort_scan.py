@@ -453,3 +453,86 @@ def test_topk_statuses(stream: int) -> None:
                     "valuesOut shape [2, 4]")  # fmt: skip
     nine = empty_out((1,) * 9, D.DT_FLOAT)
     assert_rejected(api(nine.handle, 1, 0, True, True, nine.handle, i.handle), INVALID, "more than 8")
+
+
+# -- aclnnNorm -----------------------------------------------------------------------------------------
+def p_scalar(p: float) -> Any:
+    scalar = A.aclCreateScalar(np.float32(p).tobytes(), A.ACL_FLOAT)
+    assert scalar is not None
+    return scalar
+
+
+def golden_norm(x: np.ndarray, p: float, axes: tuple[int, ...], keepdim: bool) -> np.ndarray:
+    a = np.abs(x.astype(np.float64))
+    if p == 0:
+        r = np.sum(a != 0, axis=axes, keepdims=keepdim).astype(np.float64)
+    elif np.isinf(p):
+        r = (np.max if p > 0 else np.min)(a, axis=axes, keepdims=keepdim)
+    else:
+        with np.errstate(divide="ignore"):
+            r = np.sum(a**p, axis=axes, keepdims=keepdim) ** (1 / p)
+    return np.asarray(r)
+
+
+def norm(stream: int, x: Any, p: float, dims: Sequence[int], keepdim: bool, out: Any) -> Any:
+    dim = A.aclCreateIntArray(list(dims), len(dims))
+    ws, executor, ret = A.aclnnNormGetWorkspaceSize(x.handle, p_scalar(p), dim, keepdim, out.handle)
+    assert ret == 0, acl.get_recent_err_msg()
+    run_op(lambda *a: (ws, executor, 0), A.aclnnNorm, stream)
+    return executor
+
+
+def test_norm_documented_example(stream: int) -> None:
+    """The official example: p = 0 over dim 0 of a 4x2 float tensor, keepdim: [[4, 4]]."""
+    host = np.array([0.1, 1.1, 2.1, 3.1, 4.1, 5.1, 6.1, 7.1], np.float32).reshape(4, 2)
+    out = empty_out((1, 2), D.DT_FLOAT)
+    norm(stream, to_device(host, D.DT_FLOAT), 0.0, [0], True, out)
+    check(out, np.array([[4.0, 4.0]]))
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, np.inf, -np.inf, 3.0, 0.5, -1.5], ids=str)
+@pytest.mark.parametrize(("shape", "dims", "keepdim"), [((4, 33, 5), (1,), False), ((6, 7), (), True),
+                                                        ((3, 4, 5), (-1, 0), False)], ids=str)  # fmt: skip
+def test_norm_every_p(stream: int, p: float, shape: tuple, dims: tuple, keepdim: bool) -> None:
+    """Every p branch over a middle axis, every axis (empty dim) and two axes; a strided self."""
+    host = random_values(D.DT_FLOAT, shape, np.random.default_rng(7))
+    host.reshape(-1)[::5] = 0.0
+    axes = tuple(d % len(shape) for d in dims) or tuple(range(len(shape)))
+    golden = golden_norm(host, p, axes, keepdim)
+    out = empty_out(golden.shape, D.DT_FLOAT)
+    executor = norm(stream, to_device(host, D.DT_FLOAT, strided=True), p, dims, keepdim, out)
+    assert "LpNormV2" in kernels(executor)
+    check(out, golden)
+
+
+@pytest.mark.parametrize(("dtype", "out_dtype", "direct"), [(D.DT_FLOAT16, D.DT_FLOAT16, True),
+                         (D.DT_FLOAT16, D.DT_FLOAT, True), (D.DT_BF16, D.DT_BF16, True), (D.DT_BF16, D.DT_FLOAT, True),
+                         (D.DT_FLOAT, D.DT_FLOAT16, False), (D.DT_INT32, D.DT_FLOAT, False),
+                         (D.DT_DOUBLE, D.DT_DOUBLE, False)], ids=ident)  # fmt: skip
+def test_norm_dtype_pairs(stream: int, dtype: int, out_dtype: int, direct: bool) -> None:
+    """The pairs LpNormV2 takes directly, and the others through Cast(float32) before and after."""
+    host = random_values(dtype, (5, 16), np.random.default_rng(8))
+    out = empty_out((5,), out_dtype)
+    executor = norm(stream, to_device(host, dtype), 2.0, [1], False, out)
+    assert (kernels(executor) == ["LpNormV2"]) is direct
+    check(out, golden_norm(host, 2.0, (1,), False))
+
+
+def test_norm_empty_fills_zero_and_statuses(stream: int) -> None:
+    """An empty self fills out with 0. Null (161001); promotion, dims, repeated dims, rank and out shape (161002)."""
+    out = empty_out((3,), D.DT_FLOAT)
+    norm(stream, empty_out((3, 0), D.DT_FLOAT), 2.0, [1], False, out)
+    check(out, np.zeros(3))
+    x, o = empty_out((2, 3), D.DT_FLOAT), empty_out((2,), D.DT_FLOAT)
+    dim, p = A.aclCreateIntArray([1], 1), p_scalar(2.0)
+    api = A.aclnnNormGetWorkspaceSize
+    assert_rejected(api(None, p, dim, False, o.handle), NULLPTR, "self")
+    assert_rejected(api(x.handle, None, dim, False, o.handle), NULLPTR, "pScalar")
+    assert_rejected(api(x.handle, p, None, False, o.handle), NULLPTR, "dim")
+    assert_rejected(api(x.handle, p, dim, False, None), NULLPTR, "out")
+    assert_rejected(api(x.handle, p, dim, False, empty_out((2,), D.DT_UINT16).handle), INVALID, "can not promote")
+    assert_rejected(api(x.handle, p, A.aclCreateIntArray([2], 1), False, o.handle), INVALID, "provided dim 2")
+    assert_rejected(api(x.handle, p, A.aclCreateIntArray([1, -1], 2), False, o.handle), INVALID, "multiple times")
+    nine = empty_out((1,) * 9, D.DT_FLOAT)
+    assert_rejected(api(nine.handle, p, dim, False, o.handle), INVALID, "more than 8")
+    assert_rejected(api(x.handle, p, dim, True, o.handle), INVALID, "out shape [2]")
