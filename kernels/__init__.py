@@ -47,7 +47,7 @@ from emulator.kernels.math import (
     tanh,
     zero,
 )
-from emulator.kernels.nn import norm, topk
+from emulator.kernels.nn import geglu, log_softmax, norm, swi_glu, topk
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -95,6 +95,11 @@ OP_MODULES = (
     argsort,
     topk,
     norm,
+    # softmax and norms (issue 14)
+    log_softmax,
+    # gated units (issue 14)
+    swi_glu,
+    geglu,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

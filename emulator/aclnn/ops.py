@@ -138,6 +138,14 @@ aclnnTopkGetWorkspaceSize: Phase1 = phase1("aclnnTopk")
 aclnnTopk: Phase2 = phase2("aclnnTopk")
 aclnnNormGetWorkspaceSize: Phase1 = phase1("aclnnNorm")
 aclnnNorm: Phase2 = phase2("aclnnNorm")
+aclnnLogSoftmaxGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmax")
+aclnnLogSoftmax: Phase2 = phase2("aclnnLogSoftmax")
+aclnnSwiGluGetWorkspaceSize: Phase1 = phase1("aclnnSwiGlu")
+aclnnSwiGlu: Phase2 = phase2("aclnnSwiGlu")
+aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
+aclnnGeGlu: Phase2 = phase2("aclnnGeGlu")
+aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
+aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -272,4 +280,12 @@ __all__ = [
     "aclnnTopk",
     "aclnnNormGetWorkspaceSize",
     "aclnnNorm",
+    "aclnnLogSoftmaxGetWorkspaceSize",
+    "aclnnLogSoftmax",
+    "aclnnSwiGluGetWorkspaceSize",
+    "aclnnSwiGlu",
+    "aclnnGeGluGetWorkspaceSize",
+    "aclnnGeGlu",
+    "aclnnGeGluV3GetWorkspaceSize",
+    "aclnnGeGluV3",
 ]

@@ -56,7 +56,8 @@ class L2Entry:
 # tensor op (aclnnMuls is declared in aclnn_mul.h), aclnnLayerNormWithImplMode with aclnnLayerNorm
 # (its official example includes aclnn_layer_norm.h only), and a few names are written as one word.
 SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "SearchSorted": "searchsorted",
-                  "LayerNormWithImplMode": "layer_norm", "ArgMax": "argmax", "CumsumV2": "cumsum"}  # fmt: skip
+                  "LayerNormWithImplMode": "layer_norm", "ArgMax": "argmax", "CumsumV2": "cumsum",
+                  "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu"}  # fmt: skip
 
 
 def header_of(api: str) -> str:

@@ -1,0 +1,194 @@
+"""aclnnSwiGlu, aclnnGeGlu / aclnnGeGluV3 (the gated units) and aclnnLogSoftmax end to end.
+
+Per op: the official example's values, every A2 dtype against a float64 numpy golden under the
+precision standard, a middle and a negative dim, strided inputs and outputs, the empty case, and
+every status the real code returns with its aclGetRecentErrMsg text (SwiGlu's generated API: 161001
+/ 161002 / 561001).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from binary_helpers import check, empty_out, ident, random_values, run_op, to_device
+
+from emulator import acl, aclnn
+from emulator.meta.dtypes import DataType
+
+A = aclnn
+D = DataType
+NULLPTR, INVALID, INFERSHAPE = 161001, 161002, 561001
+FLOATS = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_BF16)
+
+
+def assert_rejected(result: tuple[Any, ...], code: int, text: str) -> None:
+    """Phase 1 failed with ``code`` and left ``text`` in aclGetRecentErrMsg."""
+    assert result[-1] == code, acl.get_recent_err_msg()
+    assert text in acl.get_recent_err_msg()
+
+
+def kernels(executor: Any) -> list[str]:
+    return [launcher.name for launcher in executor.launchers]
+
+
+def halves(x: np.ndarray, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    a, b = np.split(x.astype(np.float64), 2, axis=dim)
+    return a, b
+
+
+def gelu64(v: np.ndarray, approximate: int) -> np.ndarray:
+    if approximate:
+        return 0.5 * v * (1 + np.tanh(math.sqrt(2 / math.pi) * (v + 0.044715 * v**3)))
+    return 0.5 * v * (1 + np.vectorize(math.erf)(v / math.sqrt(2)))
+
+
+# -- aclnnSwiGlu -------------------------------------------------------------------------------------
+def test_swi_glu_documented_example(stream: int) -> None:
+    """The official example: a 2x32 float tensor 0..63 split on the last axis."""
+    host = np.arange(64, dtype=np.float32).reshape(2, 32)
+    out = empty_out((2, 16), D.DT_FLOAT)
+    run_op(A.aclnnSwiGluGetWorkspaceSize, A.aclnnSwiGlu, stream, to_device(host, D.DT_FLOAT).handle, -1, out.handle)
+    a, b = halves(host, -1)
+    check(out, a / (1 + np.exp(-a)) * b)
+
+
+@pytest.mark.parametrize("dtype", FLOATS, ids=ident)
+@pytest.mark.parametrize(("shape", "dim"), [((4, 64), -1), ((3, 8, 5), 1), ((6, 7), 0), ((2000, 40), 1)], ids=str)
+def test_swi_glu_dtypes_and_dims(stream: int, dtype: int, shape: tuple, dim: int) -> None:
+    """Each dtype along the last, a middle and the first axis, and 2000 rows (several cores); strided in and out."""
+    host = random_values(dtype, shape, np.random.default_rng(dtype))
+    out_shape = list(shape)
+    out_shape[dim] //= 2
+    out = empty_out(out_shape, dtype, strided=True)
+    run_op(A.aclnnSwiGluGetWorkspaceSize, A.aclnnSwiGlu, stream, to_device(host, dtype, strided=True).handle, dim,
+           out.handle)  # fmt: skip
+    a, b = halves(host, dim)
+    check(out, a / (1 + np.exp(-a)) * b)
+
+
+def test_swi_glu_empty_and_statuses(stream: int) -> None:
+    """Empty: nothing launched. Null (161001); dtypes (161002); dim, odd size and out shape (561001)."""
+    e = empty_out((0, 4), D.DT_FLOAT)
+    ws, executor, ret = A.aclnnSwiGluGetWorkspaceSize(e.handle, -1, empty_out((0, 2), D.DT_FLOAT).handle)
+    assert (ws, ret) == (0, 0) and executor.launchers == []
+    x, out = empty_out((2, 4), D.DT_FLOAT), empty_out((2, 2), D.DT_FLOAT)
+    api = A.aclnnSwiGluGetWorkspaceSize
+    assert_rejected(api(None, -1, out.handle), NULLPTR, "x")
+    assert_rejected(api(x.handle, -1, None), NULLPTR, "out")
+    assert_rejected(api(x.handle, -1, empty_out((2, 2), D.DT_FLOAT16).handle), INVALID, "combination")
+    assert_rejected(api(empty_out((2, 4), D.DT_DOUBLE).handle, -1, out.handle), INVALID, "combination")
+    assert_rejected(api(x.handle, 2, out.handle), INFERSHAPE, "[-2, 1], but got [2]")
+    assert_rejected(api(empty_out((2, 5), D.DT_FLOAT).handle, 1, out.handle), INFERSHAPE, "not divisible by 2")
+    assert_rejected(api(x.handle, 0, out.handle), INFERSHAPE, "out must be [1, 4]")
+
+
+# -- aclnnGeGlu / aclnnGeGluV3 -------------------------------------------------------------------------
+def geglu(stream: int, x: Any, dim: int, approximate: int, left: bool | None, out: Any, out_gelu: Any) -> None:
+    if left is None:
+        run_op(A.aclnnGeGluGetWorkspaceSize, A.aclnnGeGlu, stream, x.handle, dim, approximate, out.handle,
+               out_gelu.handle)  # fmt: skip
+    else:
+        run_op(A.aclnnGeGluV3GetWorkspaceSize, A.aclnnGeGluV3, stream, x.handle, dim, approximate, left, out.handle,
+               out_gelu.handle)  # fmt: skip
+
+
+def test_geglu_v3_documented_example(stream: int) -> None:
+    """The official example: [[0, 1], [2, 3]], dim -1, tanh: out = A * gelu(B)."""
+    host = np.array([[0, 1], [2, 3]], np.float32)
+    out, out_gelu = empty_out((2, 1), D.DT_FLOAT), empty_out((2, 1), D.DT_FLOAT)
+    geglu(stream, to_device(host, D.DT_FLOAT), -1, 1, False, out, out_gelu)
+    a, b = halves(host, -1)
+    check(out_gelu, gelu64(b, 1))
+    check(out, a * gelu64(b, 1))
+
+
+@pytest.mark.parametrize("left", [None, False, True], ids=["GeGlu", "V3-right", "V3-left"])
+@pytest.mark.parametrize("approximate", [0, 1], ids=["erf", "tanh"])
+@pytest.mark.parametrize("dtype", FLOATS, ids=ident)
+def test_geglu_modes_and_dtypes(stream: int, dtype: int, approximate: int, left: bool | None) -> None:
+    """Each dtype, both gelu forms, either half activated, along a middle axis; strided in and out."""
+    host = random_values(dtype, (3, 10, 7), np.random.default_rng(dtype + approximate))
+    out = empty_out((3, 5, 7), dtype, strided=True)
+    out_gelu = empty_out((3, 5, 7), dtype, strided=True)
+    geglu(stream, to_device(host, dtype, strided=True), 1, approximate, left, out, out_gelu)
+    a, b = halves(host, 1)
+    gate, other = (a, b) if left else (b, a)
+    check(out_gelu, gelu64(gate, approximate))
+    check(out, other * gelu64(gate, approximate))
+
+
+def test_geglu_empty_scalar_and_statuses(stream: int) -> None:
+    """Empty or 0-d self: nothing launched. Null (161001); dtypes, dim, slice sizes, ranks, other dims and
+    approximate (161002)."""
+    e, eo = empty_out((0, 4), D.DT_FLOAT), empty_out((0, 2), D.DT_FLOAT)
+    ws, executor, ret = A.aclnnGeGluV3GetWorkspaceSize(e.handle, -1, 0, False, eo.handle, eo.handle)
+    assert (ws, ret) == (0, 0) and executor.launchers == []
+    x, o = empty_out((2, 4), D.DT_FLOAT), empty_out((2, 2), D.DT_FLOAT)
+    api = A.aclnnGeGluV3GetWorkspaceSize
+    assert_rejected(api(None, -1, 0, False, o.handle, o.handle), NULLPTR, "self")
+    assert_rejected(api(x.handle, -1, 0, False, None, o.handle), NULLPTR, "out")
+    assert_rejected(api(x.handle, -1, 0, False, o.handle, None), NULLPTR, "outGelu")
+    assert_rejected(api(empty_out((2, 4), D.DT_DOUBLE).handle, -1, 0, False, o.handle, o.handle), INVALID, "self dtype")
+    f16 = empty_out((2, 2), D.DT_FLOAT16)
+    assert_rejected(api(x.handle, -1, 0, False, f16.handle, o.handle), INVALID, "out dtype")
+    assert_rejected(api(x.handle, 2, 0, False, o.handle, o.handle), INVALID, "to be in range [-2, 1]")
+    assert_rejected(api(empty_out((2, 5), D.DT_FLOAT).handle, 1, 0, False, o.handle, o.handle), INVALID, "even")
+    assert_rejected(api(x.handle, 1, 0, False, empty_out((2, 4), D.DT_FLOAT).handle, o.handle), INVALID,
+                    "out slice dim size 4")  # fmt: skip
+    assert_rejected(api(x.handle, 1, 0, False, o.handle, empty_out((2, 2, 1), D.DT_FLOAT).handle), INVALID,
+                    "must be the same")  # fmt: skip
+    assert_rejected(api(x.handle, 1, 0, False, empty_out((3, 2), D.DT_FLOAT).handle, o.handle), INVALID,
+                    "all other shape dim")  # fmt: skip
+    assert_rejected(api(x.handle, 1, 2, False, o.handle, o.handle), INVALID, "Approximate should be 0 or 1")
+
+
+# -- aclnnLogSoftmax -------------------------------------------------------------------------------------
+def golden_log_softmax(x: np.ndarray, dim: int) -> np.ndarray:
+    v = x.astype(np.float64)
+    shifted = v - np.max(v, axis=dim, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+
+
+def test_log_softmax_documented_example(stream: int) -> None:
+    """The official example: a 3x3 float tensor 1..9 along dim 1."""
+    host = np.arange(1, 10, dtype=np.float32).reshape(3, 3)
+    out = empty_out((3, 3), D.DT_FLOAT)
+    run_op(A.aclnnLogSoftmaxGetWorkspaceSize, A.aclnnLogSoftmax, stream, to_device(host, D.DT_FLOAT).handle, 1,
+           out.handle)  # fmt: skip
+    check(out, golden_log_softmax(host, 1))
+
+
+@pytest.mark.parametrize(("dtype", "out_dtype"), [(D.DT_FLOAT, D.DT_FLOAT), (D.DT_FLOAT16, D.DT_FLOAT16),
+                         (D.DT_BF16, D.DT_BF16), (D.DT_DOUBLE, D.DT_DOUBLE), (D.DT_FLOAT16, D.DT_FLOAT),
+                         (D.DT_FLOAT, D.DT_BF16)], ids=ident)  # fmt: skip
+@pytest.mark.parametrize(("shape", "dim"), [((5, 37), -1), ((3, 20, 4), 1), ((), 0), ((2, 70_000), 1)], ids=str)
+def test_log_softmax_dtypes_and_axes(stream: int, dtype: int, out_dtype: int, shape: tuple, dim: int) -> None:
+    """Each dtype pair (self Cast to out's first), a middle axis, a 0-d self, a row longer than the UB."""
+    host = random_values(dtype, shape, np.random.default_rng(3))
+    out = empty_out(shape, out_dtype, strided=bool(shape))
+    ws, executor, ret = A.aclnnLogSoftmaxGetWorkspaceSize(to_device(host, dtype, strided=bool(shape)).handle, dim,
+                                                          out.handle)  # fmt: skip
+    assert ret == 0
+    assert ("LogSoftmaxV2(AI CPU)" if out_dtype == D.DT_DOUBLE else "LogSoftmaxV2") in kernels(executor)
+    run_op(lambda *a: (ws, executor, 0), A.aclnnLogSoftmax, stream)
+    check(out, golden_log_softmax(host, dim) if shape else np.zeros(()))
+
+
+def test_log_softmax_empty_and_statuses(stream: int) -> None:
+    """Empty: nothing launched. Null (161001); dim, dtypes, rank and shape (161002)."""
+    e = empty_out((0, 3), D.DT_FLOAT)
+    ws, executor, ret = A.aclnnLogSoftmaxGetWorkspaceSize(e.handle, 1, e.handle)
+    assert (ws, ret) == (0, 0) and executor.launchers == []
+    x = empty_out((2, 3), D.DT_FLOAT)
+    api = A.aclnnLogSoftmaxGetWorkspaceSize
+    assert_rejected(api(None, 1, x.handle), NULLPTR, "self")
+    assert_rejected(api(x.handle, 1, None), NULLPTR, "out")
+    assert_rejected(api(x.handle, 2, x.handle), INVALID, "provided dim 2 not in the range of input size 2")
+    assert_rejected(api(empty_out((2, 3), D.DT_INT32).handle, 1, x.handle), INVALID, "self dtype")
+    assert_rejected(api(x.handle, 1, empty_out((2, 3), D.DT_INT32).handle), INVALID, "out dtype")
+    nine = empty_out((1,) * 9, D.DT_FLOAT)
+    assert_rejected(api(nine.handle, 0, nine.handle), INVALID, "more than 8")
+    assert_rejected(api(x.handle, 1, empty_out((3, 2), D.DT_FLOAT).handle), INVALID, "out shape [3, 2]")
