@@ -140,6 +140,8 @@ aclnnNormGetWorkspaceSize: Phase1 = phase1("aclnnNorm")
 aclnnNorm: Phase2 = phase2("aclnnNorm")
 aclnnLogSoftmaxGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmax")
 aclnnLogSoftmax: Phase2 = phase2("aclnnLogSoftmax")
+aclnnAddRmsNormGetWorkspaceSize: Phase1 = phase1("aclnnAddRmsNorm")
+aclnnAddRmsNorm: Phase2 = phase2("aclnnAddRmsNorm")
 aclnnSwiGluGetWorkspaceSize: Phase1 = phase1("aclnnSwiGlu")
 aclnnSwiGlu: Phase2 = phase2("aclnnSwiGlu")
 aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
@@ -282,6 +284,8 @@ __all__ = [
     "aclnnNorm",
     "aclnnLogSoftmaxGetWorkspaceSize",
     "aclnnLogSoftmax",
+    "aclnnAddRmsNormGetWorkspaceSize",
+    "aclnnAddRmsNorm",
     "aclnnSwiGluGetWorkspaceSize",
     "aclnnSwiGlu",
     "aclnnGeGluGetWorkspaceSize",

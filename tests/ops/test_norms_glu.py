@@ -1,4 +1,4 @@
-"""aclnnSwiGlu, aclnnGeGlu / aclnnGeGluV3 (the gated units) and aclnnLogSoftmax end to end.
+"""aclnnSwiGlu, aclnnGeGlu / aclnnGeGluV3 (the gated units), aclnnLogSoftmax and aclnnAddRmsNorm end to end.
 
 Per op: the official example's values, every A2 dtype against a float64 numpy golden under the
 precision standard, a middle and a negative dim, strided inputs and outputs, the empty case, and
@@ -192,3 +192,91 @@ def test_log_softmax_empty_and_statuses(stream: int) -> None:
     nine = empty_out((1,) * 9, D.DT_FLOAT)
     assert_rejected(api(nine.handle, 0, nine.handle), INVALID, "more than 8")
     assert_rejected(api(x.handle, 1, empty_out((3, 2), D.DT_FLOAT).handle), INVALID, "out shape [3, 2]")
+
+
+# -- aclnnAddRmsNorm -------------------------------------------------------------------------------------
+def golden_add_rms_norm(x1: np.ndarray, x2: np.ndarray, gamma: np.ndarray, eps: float) -> tuple[np.ndarray, ...]:
+    """float64 reference; the sum rounded to the input dtype first, as the kernel keeps x in it."""
+    x = (x1.astype(np.float32) + x2.astype(np.float32)).astype(x1.dtype).astype(np.float64)
+    axes = tuple(range(x.ndim - gamma.ndim, x.ndim))
+    rstd = 1 / np.sqrt(np.mean(x * x, axis=axes, keepdims=True) + eps)
+    return x * rstd * gamma.astype(np.float64), rstd, x
+
+
+def add_rms_norm(stream: int, x1: np.ndarray, x2: np.ndarray, gamma: np.ndarray, dtype: int, mode: str,
+                 strided: bool = False) -> tuple[Any, Any, Any]:  # fmt: skip
+    shape = x1.shape
+    rstd_shape = shape[: len(shape) - gamma.ndim] + (1,) * gamma.ndim
+    y = empty_out(shape, dtype, strided=strided)
+    rstd = empty_out(rstd_shape, D.DT_FLOAT) if mode == "add" else None
+    x = empty_out(shape, dtype, strided=strided) if mode != "post" else None
+    run_op(A.aclnnAddRmsNormGetWorkspaceSize, A.aclnnAddRmsNorm, stream, to_device(x1, dtype, strided=strided).handle,
+           to_device(x2, dtype).handle, to_device(gamma, dtype).handle, 1e-6, y.handle,
+           None if rstd is None else rstd.handle, None if x is None else x.handle)  # fmt: skip
+    return y, rstd, x
+
+
+def test_add_rms_norm_documented_example(stream: int) -> None:
+    """The official example: x1 = x2 = two rows of 0..7 twice, gamma the same 16 values, epsilon 1e-6."""
+    row = np.tile(np.arange(8, dtype=np.float32), 2)
+    x1 = np.stack([row, row])
+    y, rstd, x = add_rms_norm(stream, x1, x1.copy(), row.copy(), D.DT_FLOAT, "add")
+    gy, gr, gx = golden_add_rms_norm(x1, x1, row, 1e-6)
+    check(y, gy)
+    check(rstd, gr)
+    check(x, gx)
+
+
+@pytest.mark.parametrize("mode", ["add", "pre", "post"])
+@pytest.mark.parametrize("dtype", FLOATS, ids=ident)
+def test_add_rms_norm_modes_and_dtypes(stream: int, dtype: int, mode: str) -> None:
+    """The three modes the outputs select (float32 only in the full one), a 2-D gamma, strided x1 and outputs."""
+    if mode != "add" and dtype == D.DT_FLOAT:
+        pytest.skip("the pre / post modes take float16 / bfloat16 only")
+    rng = np.random.default_rng(dtype)
+    x1, x2 = random_values(dtype, (3, 4, 24), rng), random_values(dtype, (3, 4, 24), rng)
+    gamma = random_values(dtype, (4, 24), rng)
+    y, rstd, x = add_rms_norm(stream, x1, x2, gamma, dtype, mode, strided=True)
+    gy, gr, gx = golden_add_rms_norm(x1, x2, gamma, 1e-6)
+    check(y, gy)
+    if rstd is not None:
+        check(rstd, gr)
+    if x is not None:
+        check(x, gx)
+
+
+def test_add_rms_norm_empty_and_statuses(stream: int) -> None:
+    """Empty x1: nothing launched. Null per mode (161001); dtypes, ranks and shapes (161002); a gamma that
+    is not x1's trailing dims and a wrong rstdOut shape fail in the graph (561103)."""
+    e = empty_out((0, 4), D.DT_FLOAT)
+    g = empty_out((4,), D.DT_FLOAT)
+    ws, executor, ret = A.aclnnAddRmsNormGetWorkspaceSize(e.handle, e.handle, g.handle, 1e-6, e.handle,
+                                                          empty_out((0, 1), D.DT_FLOAT).handle, e.handle)  # fmt: skip
+    assert (ws, ret) == (0, 0) and executor.launchers == []
+    x, r = empty_out((2, 4), D.DT_FLOAT), empty_out((2, 1), D.DT_FLOAT)
+    api = A.aclnnAddRmsNormGetWorkspaceSize
+    assert_rejected(api(None, x.handle, g.handle, 1e-6, x.handle, r.handle, x.handle), NULLPTR, "x1")
+    assert_rejected(api(x.handle, x.handle, None, 1e-6, x.handle, r.handle, x.handle), NULLPTR, "gamma")
+    assert_rejected(api(x.handle, x.handle, g.handle, 1e-6, None, r.handle, x.handle), NULLPTR, "yOut")
+    assert_rejected(api(x.handle, x.handle, g.handle, 1e-6, x.handle, r.handle, None), NULLPTR, "xOut")
+    i32 = empty_out((2, 4), D.DT_INT32)
+    assert_rejected(api(i32.handle, i32.handle, g.handle, 1e-6, x.handle, r.handle, x.handle), INVALID, "x1 dtype")
+    f16 = empty_out((2, 4), D.DT_FLOAT16)
+    assert_rejected(api(x.handle, f16.handle, g.handle, 1e-6, x.handle, r.handle, x.handle), INVALID, "same dtype")
+    assert_rejected(
+        api(x.handle, x.handle, g.handle, 1e-6, x.handle, None, None), INVALID, "x1 dtype"
+    )  # post: f16/bf16
+    r16 = empty_out((2, 1), D.DT_FLOAT16)
+    assert_rejected(api(x.handle, x.handle, g.handle, 1e-6, x.handle, r16.handle, x.handle), INVALID, "rstdOut dtype")
+    other = empty_out((4, 2), D.DT_FLOAT)
+    assert_rejected(api(x.handle, other.handle, g.handle, 1e-6, x.handle, r.handle, x.handle), INVALID, "x2 must")
+    assert_rejected(api(x.handle, x.handle, g.handle, 1e-6, other.handle, r.handle, x.handle), INVALID, "yOut must")
+    scalar = empty_out((), D.DT_FLOAT)
+    assert_rejected(api(scalar.handle, scalar.handle, g.handle, 1e-6, scalar.handle, r.handle, scalar.handle), INVALID,
+                    "at least 1 dim")  # fmt: skip
+    h = empty_out((2, 2, 2), D.DT_FLOAT16)
+    assert_rejected(api(h.handle, h.handle, h.handle, 1e-6, h.handle, None, h.handle), INVALID, "more than 2")
+    bad_gamma = empty_out((3,), D.DT_FLOAT)
+    assert_rejected(api(x.handle, x.handle, bad_gamma.handle, 1e-6, x.handle, r.handle, x.handle), 561103, "L0")
+    assert_rejected(api(x.handle, x.handle, g.handle, 1e-6, x.handle, empty_out((2,), D.DT_FLOAT).handle, x.handle),
+                    561103, "ViewCopy of rstd returned null")  # fmt: skip
