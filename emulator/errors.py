@@ -123,7 +123,7 @@ class NnopbaseNullPointer(AclnnError):
 
     msg_id = "EZ1011"
 
-    def __init__(self, func: str, param: str, status: int) -> None:
+    def __init__(self, func: str, param: str, status: AclnnStatus) -> None:
         super().__init__(f"{func} failed because {param} cannot be a NULL pointer.", param=param)
         self.status = status
 
