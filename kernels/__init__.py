@@ -47,7 +47,7 @@ from emulator.kernels.math import (
     tanh,
     zero,
 )
-from emulator.kernels.nn import add_rms_norm, geglu, log_softmax, norm, swi_glu, topk
+from emulator.kernels.nn import add_rms_norm, geglu, group_norm, log_softmax, norm, swi_glu, topk
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -98,6 +98,7 @@ OP_MODULES = (
     # softmax and norms (issue 14)
     log_softmax,
     add_rms_norm,
+    group_norm,
     # gated units (issue 14)
     swi_glu,
     geglu,

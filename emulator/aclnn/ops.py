@@ -142,6 +142,8 @@ aclnnLogSoftmaxGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmax")
 aclnnLogSoftmax: Phase2 = phase2("aclnnLogSoftmax")
 aclnnAddRmsNormGetWorkspaceSize: Phase1 = phase1("aclnnAddRmsNorm")
 aclnnAddRmsNorm: Phase2 = phase2("aclnnAddRmsNorm")
+aclnnGroupNormGetWorkspaceSize: Phase1 = phase1("aclnnGroupNorm")
+aclnnGroupNorm: Phase2 = phase2("aclnnGroupNorm")
 aclnnSwiGluGetWorkspaceSize: Phase1 = phase1("aclnnSwiGlu")
 aclnnSwiGlu: Phase2 = phase2("aclnnSwiGlu")
 aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
@@ -286,6 +288,8 @@ __all__ = [
     "aclnnLogSoftmax",
     "aclnnAddRmsNormGetWorkspaceSize",
     "aclnnAddRmsNorm",
+    "aclnnGroupNormGetWorkspaceSize",
+    "aclnnGroupNorm",
     "aclnnSwiGluGetWorkspaceSize",
     "aclnnSwiGlu",
     "aclnnGeGluGetWorkspaceSize",

@@ -57,7 +57,11 @@ from emulator.opdev.checks import check_not_null, check_param, check_rank, is_em
 D = DataType
 INT_MAX_F = float(np.float32(2**31 - 1))
 INT_MIN_F = float(np.float32(-(2**31)))
-DIRECT: dict[int, tuple[int, ...]] = {D.DT_FLOAT: (D.DT_FLOAT,), D.DT_FLOAT16: (D.DT_FLOAT, D.DT_FLOAT16), D.DT_BF16: (D.DT_FLOAT, D.DT_BF16)}
+DIRECT: dict[int, tuple[int, ...]] = {
+    D.DT_FLOAT: (D.DT_FLOAT,),
+    D.DT_FLOAT16: (D.DT_FLOAT, D.DT_FLOAT16),
+    D.DT_BF16: (D.DT_FLOAT, D.DT_BF16),
+}
 
 
 def p_value(p: aclScalar) -> float:

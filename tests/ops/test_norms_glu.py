@@ -280,3 +280,90 @@ def test_add_rms_norm_empty_and_statuses(stream: int) -> None:
     assert_rejected(api(x.handle, x.handle, bad_gamma.handle, 1e-6, x.handle, r.handle, x.handle), 561103, "L0")
     assert_rejected(api(x.handle, x.handle, g.handle, 1e-6, x.handle, empty_out((2,), D.DT_FLOAT).handle, x.handle),
                     561103, "ViewCopy of rstd returned null")  # fmt: skip
+
+
+# -- aclnnGroupNorm ---------------------------------------------------------------------------------------
+def golden_group_norm(x: np.ndarray, gamma: np.ndarray | None, beta: np.ndarray | None, group: int,
+                      eps: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    n, c = x.shape[:2]
+    v = x.astype(np.float64).reshape(n, group, -1)
+    mean = v.mean(axis=2)
+    rstd = 1 / np.sqrt(v.var(axis=2) + eps)
+    y = ((v - mean[..., None]) * rstd[..., None]).reshape(x.shape)
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    g = np.ones(c) if gamma is None else gamma.astype(np.float64)
+    b = np.zeros(c) if beta is None else beta.astype(np.float64)
+    return y * g.reshape(shape) + b.reshape(shape), mean, rstd
+
+
+def group_norm(stream: int, x: np.ndarray, gamma: np.ndarray | None, beta: np.ndarray | None, group: int,
+               dtype: int, strided: bool = False) -> tuple[Any, Any, Any]:  # fmt: skip
+    n, c = x.shape[:2]
+    hw = int(np.prod(x.shape[2:]))
+    out = empty_out(x.shape, dtype, strided=strided)
+    mean, rstd = empty_out((n, group), dtype), empty_out((n, group), dtype)
+    run_op(A.aclnnGroupNormGetWorkspaceSize, A.aclnnGroupNorm, stream, to_device(x, dtype, strided=strided).handle,
+           None if gamma is None else to_device(gamma, dtype).handle,
+           None if beta is None else to_device(beta, dtype).handle, n, c, hw, group, 1e-5, out.handle, mean.handle,
+           rstd.handle)  # fmt: skip
+    return out, mean, rstd
+
+
+def test_group_norm_documented_example(stream: int) -> None:
+    """The official example: a 2x3x4 tensor 1..24, gamma = beta = 2, one group."""
+    x = np.arange(1, 25, dtype=np.float32).reshape(2, 3, 4)
+    gamma = np.full(3, 2.0, np.float32)
+    out, mean, rstd = group_norm(stream, x, gamma, gamma.copy(), 1, D.DT_FLOAT)
+    gy, gm, gr = golden_group_norm(x, gamma, gamma, 1, 1e-5)
+    check(out, gy)
+    check(mean, gm)
+    check(rstd, gr)
+
+
+@pytest.mark.parametrize("affine", [True, False], ids=["gamma-beta", "none"])
+@pytest.mark.parametrize("dtype", FLOATS, ids=ident)
+def test_group_norm_dtypes_groups_and_optional_affine(stream: int, dtype: int, affine: bool) -> None:
+    """Each dtype, 4 groups of 2 channels over a 4-D self (strided), with and without gamma / beta."""
+    rng = np.random.default_rng(dtype)
+    x = random_values(dtype, (3, 8, 5, 6), rng)
+    gamma = random_values(dtype, (8,), rng) if affine else None
+    beta = random_values(dtype, (8,), rng) if affine else None
+    out, mean, rstd = group_norm(stream, x, gamma, beta, 4, dtype, strided=True)
+    gy, gm, gr = golden_group_norm(x, gamma, beta, 4, 1e-5)
+    check(out, gy)
+    check(mean, gm)
+    check(rstd, gr)
+
+
+def test_group_norm_empty_and_statuses(stream: int) -> None:
+    """Empty self: meanOut 0, rstdOut NaN. Null (161001); dtypes, attrs, shapes and formats (161002)."""
+    e = empty_out((2, 4, 0), D.DT_FLOAT)
+    mean, rstd = empty_out((2, 2), D.DT_FLOAT), empty_out((2, 2), D.DT_FLOAT)
+    run_op(A.aclnnGroupNormGetWorkspaceSize, A.aclnnGroupNorm, stream, e.handle, None, None, 2, 4, 0, 2, 1e-5,
+           e.handle, mean.handle, rstd.handle)  # fmt: skip
+    check(mean, np.zeros((2, 2)))
+    check(rstd, np.full((2, 2), np.nan))
+    x, m = empty_out((2, 4, 3), D.DT_FLOAT), empty_out((2, 2), D.DT_FLOAT)
+    api = A.aclnnGroupNormGetWorkspaceSize
+    assert_rejected(api(None, None, None, 2, 4, 3, 2, 1e-5, x.handle, m.handle, m.handle), NULLPTR, "self")
+    assert_rejected(api(x.handle, None, None, 2, 4, 3, 2, 1e-5, x.handle, None, m.handle), NULLPTR, "meanOut")
+    i32 = empty_out((2, 4, 3), D.DT_INT32)
+    assert_rejected(
+        api(i32.handle, None, None, 2, 4, 3, 2, 1e-5, i32.handle, m.handle, m.handle), INVALID, "self dtype"
+    )
+    assert_rejected(api(x.handle, None, None, 2, 4, 3, 2, 1e-5, x.handle, empty_out((2, 2), D.DT_FLOAT16).handle,
+                        m.handle), INVALID, "meanOut dtype")  # fmt: skip
+    assert_rejected(api(x.handle, None, None, 2, 4, 3, 0, 1e-5, x.handle, m.handle, m.handle), INVALID, "group")
+    assert_rejected(api(x.handle, None, None, 2, 4, 3, 3, 1e-5, x.handle, m.handle, m.handle), INVALID, "divisible")
+    assert_rejected(api(x.handle, None, None, 2, 4, 3, 2, 0.0, x.handle, m.handle, m.handle), INVALID, "eps")
+    assert_rejected(api(x.handle, None, None, 2, 4, 3, 2, 1e-5, x.handle, empty_out((2, 4), D.DT_FLOAT).handle,
+                        m.handle), INVALID, "meanOut shape")  # fmt: skip
+    assert_rejected(api(x.handle, None, None, 3, 4, 3, 2, 1e-5, x.handle, empty_out((3, 2), D.DT_FLOAT).handle,
+                        empty_out((3, 2), D.DT_FLOAT).handle), INVALID, "shape[0] == N")  # fmt: skip
+    assert_rejected(api(x.handle, None, None, 2, 4, 5, 2, 1e-5, x.handle, m.handle, m.handle), INVALID, "HxW")
+    g3 = empty_out((3,), D.DT_FLOAT)
+    assert_rejected(api(x.handle, g3.handle, None, 2, 4, 3, 2, 1e-5, x.handle, m.handle, m.handle), INVALID,
+                    "gamma to be a vector")  # fmt: skip
+    one = empty_out((4,), D.DT_FLOAT)
+    assert_rejected(api(one.handle, None, None, 4, 1, 1, 1, 1e-5, one.handle, empty_out((4, 1), D.DT_FLOAT).handle,
+                        empty_out((4, 1), D.DT_FLOAT).handle), INVALID, "fewer than 2")  # fmt: skip
