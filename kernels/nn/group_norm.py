@@ -89,8 +89,8 @@ def group_norm_kernel(ctx: BlockContext[GroupNormAttrs], x: np.ndarray, gamma: n
     for index in block_lines(ctx, xv):
         rows = np.arange(n * g)[index[0]] if len(index) == 1 else np.array([index[0]])
         v = xv[index].astype(F32).reshape(rows.size, line)
-        mu = np.mean(v, axis=1, dtype=F32)
-        var = np.mean(np.square(v - mu[:, None]), axis=1, dtype=F32)
+        mu = np.asarray(np.mean(v, axis=1, dtype=F32))
+        var = np.asarray(np.mean(np.square(v - mu[:, None]), axis=1, dtype=F32))
         r = F32.type(1) / np.sqrt(var + F32.type(attrs.eps))
         out = (v - mu[:, None]) * r[:, None] * scale[rows % g] + shift[rows % g]
         if attrs.silu:
