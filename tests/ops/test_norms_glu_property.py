@@ -7,7 +7,7 @@ import numpy as np
 from binary_helpers import check, empty_out, random_values, to_device
 from hypothesis import given
 from hypothesis import strategies as st
-from test_norms_glu import gelu64, golden_add_rms_norm, golden_log_softmax, halves
+from test_norms_glu import gelu64, golden_add_rms_norm, golden_group_norm, golden_log_softmax, halves
 from test_sort_scan_property import SETTINGS, run, session
 
 from emulator import aclnn
@@ -100,3 +100,29 @@ def test_add_rms_norm_property(shape: tuple[int, ...], gamma_rank: int, dtype: i
                     check(rstd, gr)
                 if x is not None:
                     check(x, gx)
+
+
+@SETTINGS
+@given(st.integers(0, 3), st.sampled_from([1, 2, 4, 6]), st.lists(st.integers(0, 4), max_size=2).map(tuple),
+       st.sampled_from([1, 2, 3, 0]), dtypes, st.booleans(), st.integers(0, 99))  # fmt: skip
+def test_group_norm_property(n: int, c: int, spatial: tuple[int, ...], group: int, dtype: int, affine: bool,
+                             seed: int) -> None:  # fmt: skip
+    with session() as stream:
+        rng = np.random.default_rng(seed)
+        shape = (n, c, *spatial)
+        hw = int(np.prod(spatial, dtype=np.int64))
+        x = random_values(dtype, shape, rng)
+        gamma = random_values(dtype, (c,), rng) if affine else None
+        beta = random_values(dtype, (c,), rng) if affine else None
+        out = empty_out(shape, dtype)
+        mean, rstd = empty_out((n, group), dtype), empty_out((n, group), dtype)
+        result = A.aclnnGroupNormGetWorkspaceSize(
+            to_device(x, dtype).handle, None if gamma is None else to_device(gamma, dtype).handle,
+            None if beta is None else to_device(beta, dtype).handle, n, c, hw, group, 1e-5, out.handle, mean.handle,
+            rstd.handle,
+        )  # fmt: skip
+        if run(stream, result, A.aclnnGroupNorm) == 0 and x.size:
+            gy, gm, gr = golden_group_norm(x, gamma, beta, group, 1e-5)
+            check(out, gy)
+            check(mean, gm)
+            check(rstd, gr)
