@@ -176,8 +176,9 @@ def aclnnGroupNormGetWorkspaceSize(
     with create_executor() as unique:
         executor = unique.get()
         if is_empty(self):
-            view_copy(fill_l0(meanOut.view_shape, 0.0, meanOut.dtype, executor), meanOut, executor)
-            view_copy(fill_l0(rstdOut.view_shape, float("nan"), rstdOut.dtype, executor), rstdOut, executor)
+            if not is_empty(meanOut):  # N == 0 leaves nothing to fill
+                view_copy(fill_l0(meanOut.view_shape, 0.0, meanOut.dtype, executor), meanOut, executor)
+                view_copy(fill_l0(rstdOut.view_shape, float("nan"), rstdOut.dtype, executor), rstdOut, executor)
             return unique.release(0)
         x = contiguous(self, executor)
         with l0_label("gamma"):

@@ -184,7 +184,8 @@ def aclnnNormGetWorkspaceSize(
     with create_executor() as unique:
         executor = unique.get()
         if is_empty(self):
-            view_copy(fill_l0(out.view_shape, 0, out.dtype, executor), out, executor)
+            if not is_empty(out):  # an empty out has nothing to fill
+                view_copy(fill_l0(out.view_shape, 0, out.dtype, executor), out, executor)
             return unique.release(executor.get_workspace_size())
         x = contiguous(self, executor)
         p = p_value(pScalar)

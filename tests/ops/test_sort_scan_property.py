@@ -153,7 +153,7 @@ def test_norm_property(shape: tuple[int, ...], dtype: int, p: float, dims: list[
         rank = len(shape)
         r = max(rank, 1)
         valid = all(-r <= d < r for d in dims) and len({d % r for d in dims}) == len(dims)
-        axes = tuple(sorted({d % r for d in dims})) if valid and dims else tuple(range(rank))
+        axes = tuple(sorted({d % r for d in dims})) if valid and dims and rank else tuple(range(rank))
         reduced = set(axes)
         out_shape = tuple(1 if i in reduced else n for i, n in enumerate(shape) if keepdim or i not in reduced)
         out_dtype = D.DT_FLOAT if dtype in (D.DT_INT32, D.DT_UINT16) else dtype
