@@ -46,7 +46,8 @@ TITLES: dict[str, str] = {
     "EE1018": "Invalid_Argument_API_Call_Sequence",
     "EE2002": "Config_Error_Invalid_Environment_Variable",
     "EL0004": "Memory_Allocation_Failure",
-    "EZ1001": "Invalid_Argument",
+    "EZ1001": "AclNN_Parameter_Error",
+    "EZ1011": "Invalid_Argument_Null_Pointer",
     "EZ9999": "AclNN_Inner_Error",
 }
 

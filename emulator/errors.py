@@ -142,6 +142,19 @@ class AclnnInnerNullptr(AclnnError):
     status = AclnnStatus.ACLNN_ERR_INNER_NULLPTR
 
 
+class NnopbaseNullPointer(AclnnError):
+    """NNOPBASE_ASSERT_NULLPTR_WITH_RETURN: the acl_meta.h functions' null-argument rejection. It reports
+    EZ1011 (Invalid_Argument_Null_Pointer) with the C function's own name, and returns the status the
+    function passes to the macro (161001 for the raw-address and dump functions, 561103 for the
+    executor functions)."""
+
+    msg_id = "EZ1011"
+
+    def __init__(self, func: str, param: str, status: AclnnStatus) -> None:
+        super().__init__(f"{func} failed because {param} cannot be a NULL pointer.", param=param)
+        self.status = status
+
+
 class AclnnRuntimeError(AclnnError):
     """361001: a call into the NPU runtime failed underneath an aclnn API."""
 

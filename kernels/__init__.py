@@ -19,6 +19,8 @@ from emulator.kernels.math import (
     adds,
     amax,
     arange,
+    argmax,
+    argsort,
     bitwise_and_tensor,
     bitwise_not,
     bitwise_or_tensor,
@@ -27,6 +29,7 @@ from emulator.kernels.math import (
     cat,
     clamp,
     cummax,
+    cumsum,
     div,
     equal,
     exp_log,
@@ -58,13 +61,28 @@ from emulator.kernels.math import (
     search_sorted,
     sign,
     softmax,
+    sort,
     sqrt_rsqrt,
     sub,
     tanh,
     trig,
     zero,
 )
-from emulator.kernels.nn import elu, gelu_v2, hard_activations, leaky_relu, softplus, threshold
+from emulator.kernels.nn import (
+    add_rms_norm,
+    elu,
+    geglu,
+    gelu_v2,
+    group_norm,
+    hard_activations,
+    leaky_relu,
+    log_softmax,
+    norm,
+    softplus,
+    swi_glu,
+    threshold,
+    topk,
+)
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -136,6 +154,20 @@ OP_MODULES = (
     arange,
     linspace,
     inplace_one,
+    # reductions, scans, sorting (issue 14)
+    argmax,
+    cumsum,
+    sort,
+    argsort,
+    topk,
+    norm,
+    # softmax and norms (issue 14)
+    log_softmax,
+    add_rms_norm,
+    group_norm,
+    # gated units (issue 14)
+    swi_glu,
+    geglu,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -33,7 +33,7 @@ from emulator.cface import (
     live,
 )
 from emulator.diagnostics import ReportKind
-from emulator.errors import AclnnError, AclnnParamNullptr
+from emulator.errors import AclnnError, AclnnParamNullptr, NnopbaseNullPointer
 from emulator.meta.describe import describe
 from emulator.meta.dtypes import SCALAR_BYTES, aclDataType, numpy_dtype, to_acl_dtype, to_op_dtype
 from emulator.meta.formats import is_private_format, to_acl_format, to_op_format
@@ -206,9 +206,9 @@ def aclCreateScalar(value: object, dataType: int) -> aclScalar | None:
     if value is None:
         return None
     need = SCALAR_BYTES.get(dataType)
-    if need is None:
+    if need is None:  # the constructor throws; the catch reports "aclCreateScalar error." (EZ9999)
         log.error("aclnn.create_scalar_failed", reason="not supported data type", dtype=dataType)
-        return None
+        raise AclnnError("aclCreateScalar error.")
     data = _scalar_bytes(value, dataType, need)
     if data is None:
         return None
@@ -482,12 +482,15 @@ def aclInitTensor(
 @aclnn_api("aclSetRawTensorAddr")
 def aclSetRawTensorAddr(tensor: aclTensor | None, addr: Address) -> int:
     """aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr): a null address is allowed."""
-    t: aclTensor = _need(tensor, "aclSetRawTensorAddr")  # type: ignore[assignment]
-    t.raw_addr = address(addr)
+    if tensor is None:
+        raise NnopbaseNullPointer("aclSetRawTensorAddr", "tensor", AclnnStatus.ACLNN_ERR_PARAM_NULLPTR)
+    live(tensor, "aclSetRawTensorAddr").raw_addr = address(addr)
     return OK
 
 
 @aclnn_api("aclGetRawTensorAddr")
 def aclGetRawTensorAddr(tensor: aclTensor | None) -> tuple[int, int]:
     """The raw address, not offset-adjusted (0 for a tensor created with null data)."""
-    return _need(tensor, "aclGetRawTensorAddr").raw_addr, OK  # type: ignore[attr-defined]
+    if tensor is None:
+        raise NnopbaseNullPointer("aclGetRawTensorAddr", "tensor", AclnnStatus.ACLNN_ERR_PARAM_NULLPTR)
+    return live(tensor, "aclGetRawTensorAddr").raw_addr, OK

@@ -21,7 +21,7 @@ from emulator.boundary import report_undefined
 from emulator.cface import Address, aclnn_api, address, live
 from emulator.device.interface import Device, Direction
 from emulator.diagnostics import ReportKind
-from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, AclnnParamNullptr
+from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, NnopbaseNullPointer
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
 from emulator.meta.objects import Handle, aclTensor, aclTensorList, numel
 from emulator.status import AclnnStatus
@@ -30,12 +30,13 @@ from emulator.tracking import ResourceKind
 log = structlog.get_logger(logger_name="emulator.aclnn")
 
 OK = AclnnStatus.ACLNN_SUCCESS
+INNER_NULLPTR = AclnnStatus.ACLNN_ERR_INNER_NULLPTR
 
 
 def _executor(executor: object, api: str) -> object:
     """The executor kinds opbase recognises by their magic numbers; anything else is 561000."""
     if executor is None:
-        raise AclnnInnerNullptr(f"{api}: executor is null", msg_id=None)
+        raise NnopbaseNullPointer(api, "executor", INNER_NULLPTR)
     if not (isinstance(executor, Handle) and executor.kind is ResourceKind.EXECUTOR):
         raise AclnnError(f"{api}: {type(executor).__name__} is not an aclOpExecutor", msg_id=None)
     return executor
@@ -59,14 +60,14 @@ def aclDestroyAclOpExecutor(executor: object) -> int:
 
 def _set_tensor(tensor: aclTensor | None, addr: Address, api: str) -> None:
     if tensor is None:
-        raise AclnnInnerNullptr(f"{api}: tensor is null", msg_id=None)
+        raise NnopbaseNullPointer(api, "tensor", INNER_NULLPTR)
     live(tensor, api).raw_addr = address(addr)
 
 
 def _rebind(executor: object, api: str) -> int:
     """After the tensor changed: a null executor is 561103; a composite one ignores the index."""
     if executor is None:
-        raise AclnnInnerNullptr(f"{api}: executor is null (the tensor address was already updated)", msg_id=None)
+        raise NnopbaseNullPointer(api, "executor", INNER_NULLPTR)  # the tensor address was already updated
     return OK
 
 
@@ -88,16 +89,20 @@ def aclSetTensorAddr(executor: object, index: int, tensor: aclTensor | None, add
     return _rebind(executor, "aclSetTensorAddr")
 
 
-def _set_member(tensors: aclTensorList | None, relative: int, addr: Address, api: str, *, check_null: bool) -> None:
+def _set_member(tensors: aclTensorList | None, relative: int, addr: Address, api: str, *, check_null: bool,
+                what: str) -> None:  # fmt: skip
     if tensors is None:
-        raise AclnnInnerNullptr(f"{api}: tensors is null", msg_id=None)
+        raise NnopbaseNullPointer(api, "tensors", INNER_NULLPTR)
     members = live(tensors, api).values
     if relative >= len(members) or relative < 0:
-        raise AclnnParamInvalid(f"{api}: relativeIndex {relative} >= list size {len(members)}", msg_id=None)
+        raise AclnnParamInvalid(f"Set dynamic {what}tensor addr failed. relativeIndex[{relative}] is out of tensors "
+                                f"size[{len(members)}].")  # fmt: skip
     member = members[relative]
     if not isinstance(member, aclTensor):
         if check_null:
-            raise AclnnInnerNullptr(f"{api}: element {relative} of the list is null", msg_id=None)
+            raise AclnnInnerNullptr(
+                f"{api}: element {relative} of the list is null", msg_id=None
+            )  # CHECK_RET: no report
         report_undefined(api, f"element {relative} of the list is null (the real call dereferences it)")
         return
     live(member, api).raw_addr = address(addr)
@@ -107,7 +112,7 @@ def _set_member(tensors: aclTensorList | None, relative: int, addr: Address, api
 def aclSetDynamicInputTensorAddr(
     executor: object, irIndex: int, relativeIndex: int, tensors: aclTensorList | None, addr: Address
 ) -> int:
-    _set_member(tensors, relativeIndex, addr, "aclSetDynamicInputTensorAddr", check_null=True)
+    _set_member(tensors, relativeIndex, addr, "aclSetDynamicInputTensorAddr", check_null=True, what="input ")
     return _rebind(executor, "aclSetDynamicInputTensorAddr")
 
 
@@ -115,7 +120,7 @@ def aclSetDynamicInputTensorAddr(
 def aclSetDynamicOutputTensorAddr(
     executor: object, irIndex: int, relativeIndex: int, tensors: aclTensorList | None, addr: Address
 ) -> int:
-    _set_member(tensors, relativeIndex, addr, "aclSetDynamicOutputTensorAddr", check_null=True)
+    _set_member(tensors, relativeIndex, addr, "aclSetDynamicOutputTensorAddr", check_null=True, what="output ")
     return _rebind(executor, "aclSetDynamicOutputTensorAddr")
 
 
@@ -124,7 +129,7 @@ def aclSetDynamicTensorAddr(
     executor: object, irIndex: int, relativeIndex: int, tensors: aclTensorList | None, addr: Address
 ) -> int:
     """Unlike the Input/Output variants it does not check for a null element (the real one crashes)."""
-    _set_member(tensors, relativeIndex, addr, "aclSetDynamicTensorAddr", check_null=False)
+    _set_member(tensors, relativeIndex, addr, "aclSetDynamicTensorAddr", check_null=False, what="")
     return _rebind(executor, "aclSetDynamicTensorAddr")
 
 
@@ -158,7 +163,7 @@ def aclDumpOpTensors(
     """
     for value, name in ((opType, "opType"), (opName, "opName"), (tensors, "tensors"), (stream or None, "stream")):
         if value is None:
-            raise AclnnParamNullptr(f"aclDumpOpTensors: {name} is null", msg_id=None)
+            raise NnopbaseNullPointer("aclDumpOpTensors", name, AclnnStatus.ACLNN_ERR_PARAM_NULLPTR)
     total = inputTensorNum + outputTensorNum
     assert tensors is not None
     if total > len(tensors):

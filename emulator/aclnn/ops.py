@@ -238,6 +238,32 @@ aclnnLinspaceGetWorkspaceSize: Phase1 = phase1("aclnnLinspace")
 aclnnLinspace: Phase2 = phase2("aclnnLinspace")
 aclnnInplaceOneGetWorkspaceSize: Phase1 = phase1("aclnnInplaceOne")
 aclnnInplaceOne: Phase2 = phase2("aclnnInplaceOne")
+aclnnArgMaxGetWorkspaceSize: Phase1 = phase1("aclnnArgMax")
+aclnnArgMax: Phase2 = phase2("aclnnArgMax")
+aclnnCumsumGetWorkspaceSize: Phase1 = phase1("aclnnCumsum")
+aclnnCumsum: Phase2 = phase2("aclnnCumsum")
+aclnnCumsumV2GetWorkspaceSize: Phase1 = phase1("aclnnCumsumV2")
+aclnnCumsumV2: Phase2 = phase2("aclnnCumsumV2")
+aclnnSortGetWorkspaceSize: Phase1 = phase1("aclnnSort")
+aclnnSort: Phase2 = phase2("aclnnSort")
+aclnnArgsortGetWorkspaceSize: Phase1 = phase1("aclnnArgsort")
+aclnnArgsort: Phase2 = phase2("aclnnArgsort")
+aclnnTopkGetWorkspaceSize: Phase1 = phase1("aclnnTopk")
+aclnnTopk: Phase2 = phase2("aclnnTopk")
+aclnnNormGetWorkspaceSize: Phase1 = phase1("aclnnNorm")
+aclnnNorm: Phase2 = phase2("aclnnNorm")
+aclnnLogSoftmaxGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmax")
+aclnnLogSoftmax: Phase2 = phase2("aclnnLogSoftmax")
+aclnnAddRmsNormGetWorkspaceSize: Phase1 = phase1("aclnnAddRmsNorm")
+aclnnAddRmsNorm: Phase2 = phase2("aclnnAddRmsNorm")
+aclnnGroupNormGetWorkspaceSize: Phase1 = phase1("aclnnGroupNorm")
+aclnnGroupNorm: Phase2 = phase2("aclnnGroupNorm")
+aclnnSwiGluGetWorkspaceSize: Phase1 = phase1("aclnnSwiGlu")
+aclnnSwiGlu: Phase2 = phase2("aclnnSwiGlu")
+aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
+aclnnGeGlu: Phase2 = phase2("aclnnGeGlu")
+aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
+aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -472,4 +498,30 @@ __all__ = [
     "aclnnLinspace",
     "aclnnInplaceOneGetWorkspaceSize",
     "aclnnInplaceOne",
+    "aclnnArgMaxGetWorkspaceSize",
+    "aclnnArgMax",
+    "aclnnCumsumGetWorkspaceSize",
+    "aclnnCumsum",
+    "aclnnCumsumV2GetWorkspaceSize",
+    "aclnnCumsumV2",
+    "aclnnSortGetWorkspaceSize",
+    "aclnnSort",
+    "aclnnArgsortGetWorkspaceSize",
+    "aclnnArgsort",
+    "aclnnTopkGetWorkspaceSize",
+    "aclnnTopk",
+    "aclnnNormGetWorkspaceSize",
+    "aclnnNorm",
+    "aclnnLogSoftmaxGetWorkspaceSize",
+    "aclnnLogSoftmax",
+    "aclnnAddRmsNormGetWorkspaceSize",
+    "aclnnAddRmsNorm",
+    "aclnnGroupNormGetWorkspaceSize",
+    "aclnnGroupNorm",
+    "aclnnSwiGluGetWorkspaceSize",
+    "aclnnSwiGlu",
+    "aclnnGeGluGetWorkspaceSize",
+    "aclnnGeGlu",
+    "aclnnGeGluV3GetWorkspaceSize",
+    "aclnnGeGluV3",
 ]

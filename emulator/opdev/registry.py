@@ -59,7 +59,8 @@ class L2Entry:
 SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "SearchSorted": "searchsorted",
                   "LayerNormWithImplMode": "layer_norm", "PowTensorScalar": "pow",
                   "PowScalarTensor": "pow", "ClampMin": "clamp", "ClampMax": "clamp",
-                  "SearchSorteds": "searchsorted", "One": "ones"}  # fmt: skip
+                  "SearchSorteds": "searchsorted", "One": "ones", "ArgMax": "argmax", "CumsumV2": "cumsum",
+                  "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu"}  # fmt: skip
 
 
 def header_of(api: str) -> str:

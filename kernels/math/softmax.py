@@ -14,6 +14,7 @@ float16 / bfloat16 compute in float32 and round once.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,12 +92,16 @@ def _softmax_rows(v: np.ndarray, work: np.dtype) -> np.ndarray:
     return e / np.sum(e, axis=-1, keepdims=True)
 
 
-def _softmax_split(x: np.ndarray, y: np.ndarray, work: np.dtype, step: int) -> None:
-    """The R-split template: one row (x[..., R]) walked in tiles of ``step``: max, sum of exp, write."""
+Tiles = list[tuple[int, int]]
+
+
+def split_stats(x: np.ndarray, work: np.dtype, step: int) -> tuple[Tiles, np.ndarray, np.ndarray] | None:
+    """The R-split template's first two passes over rows x[..., R] in tiles of ``step``: the tiles, the
+    row maximum and the sum of exp(x - max); None for an empty row."""
     col = x.shape[-1]
     tiles = [(lo, min(lo + step, col)) for lo in range(0, col, step)]
     if not tiles:  # an empty row: nothing to write
-        return
+        return None
     first_lo, first_hi = tiles[0]
     peak = np.max(x[..., first_lo:first_hi].astype(work), axis=-1)
     for lo, hi in tiles[1:]:
@@ -104,6 +109,15 @@ def _softmax_split(x: np.ndarray, y: np.ndarray, work: np.dtype, step: int) -> N
     total = np.zeros_like(peak)
     for lo, hi in tiles:
         total = total + np.sum(np.exp(x[..., lo:hi].astype(work) - peak[..., None]), axis=-1)
+    return tiles, peak, total
+
+
+def _softmax_split(x: np.ndarray, y: np.ndarray, work: np.dtype, step: int) -> None:
+    """The R-split template: one row (x[..., R]) walked in tiles of ``step``: max, sum of exp, write."""
+    stats = split_stats(x, work, step)
+    if stats is None:
+        return
+    tiles, peak, total = stats
     for lo, hi in tiles:
         y[..., lo:hi] = np.exp(x[..., lo:hi].astype(work) - peak[..., None]) / total[..., None]
 
@@ -124,27 +138,40 @@ class SoftmaxAttrs(KernelAttrs):
         return cls(dx, dy, signature.shapes[0], tuple(axes))
 
 
-def softmax_kernel(ctx: BlockContext[SoftmaxAttrs], x: np.ndarray, y: np.ndarray) -> None:
-    data = SoftmaxV2TilingData.from_buffer_copy(ctx.tiling)
-    lo = ctx.block_idx * data.blockFormer
-    hi = min(lo + data.blockFormer, data.rowNum)
-    if lo >= hi:
-        return
-    dx, dy = ctx.attrs.x_dtype, ctx.attrs.y_dtype
-    shape = ctx.attrs.x_shape or (1,)
-    axis = ctx.attrs.axes[0] % len(shape)
-    count = data.rowNum * data.colNum
-    xv, n_a = ar_view(x.view(dx)[:count], shape, {axis})
-    yv, _ = ar_view(y.view(dy)[:count], shape, {axis})
-    if xv.ndim == n_a:  # the softmax axis has length 1: every output is 1
-        xv, yv = xv[..., None], yv[..., None]
-    work = acc_dtype(dx)
-    for t_lo in range(lo, hi, data.ubFormer):
-        for index in pieces(t_lo, min(t_lo + data.ubFormer, hi), xv.shape[:n_a]):
-            if data.ubFactorR >= data.colNum:
-                yv[index] = _softmax_rows(xv[index], work).astype(dy, copy=False)
-            else:
-                _softmax_split(xv[index], yv[index], work, data.ubFactorR)
+RowsFn = Callable[[np.ndarray, np.dtype], np.ndarray]
+SplitFn = Callable[[np.ndarray, np.ndarray, np.dtype, int], None]
+
+
+def row_softmax_kernel(rows_fn: RowsFn, split_fn: SplitFn) -> Callable[..., None]:
+    """The SPMD kernel of a softmax-like op (SoftmaxV2, LogSoftmaxV2): this block's rows in UB tiles,
+    ``rows_fn`` on whole rows, ``split_fn`` when one row does not fit the UB (the R-split template)."""
+
+    def kernel(ctx: BlockContext[SoftmaxAttrs], x: np.ndarray, y: np.ndarray) -> None:
+        data = SoftmaxV2TilingData.from_buffer_copy(ctx.tiling)
+        lo = ctx.block_idx * data.blockFormer
+        hi = min(lo + data.blockFormer, data.rowNum)
+        if lo >= hi:
+            return
+        dx, dy = ctx.attrs.x_dtype, ctx.attrs.y_dtype
+        shape = ctx.attrs.x_shape or (1,)
+        axis = ctx.attrs.axes[0] % len(shape)
+        count = data.rowNum * data.colNum
+        xv, n_a = ar_view(x.view(dx)[:count], shape, {axis})
+        yv, _ = ar_view(y.view(dy)[:count], shape, {axis})
+        if xv.ndim == n_a:  # the softmax axis has length 1
+            xv, yv = xv[..., None], yv[..., None]
+        work = acc_dtype(dx)
+        for t_lo in range(lo, hi, data.ubFormer):
+            for index in pieces(t_lo, min(t_lo + data.ubFormer, hi), xv.shape[:n_a]):
+                if data.ubFactorR >= data.colNum:
+                    yv[index] = rows_fn(xv[index], work).astype(dy, copy=False)
+                else:
+                    split_fn(xv[index], yv[index], work, data.ubFactorR)
+
+    return kernel
+
+
+softmax_kernel = row_softmax_kernel(_softmax_rows, _softmax_split)
 
 
 SOFTMAX_V2 = OpImpl(
