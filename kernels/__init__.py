@@ -41,6 +41,8 @@ from emulator.kernels.math import (
     sqrt_rsqrt,
     sub,
     tanh,
+    tril,
+    triu,
     zero,
 )
 from emulator.opdev import FRAMEWORK_OPS
@@ -80,6 +82,9 @@ OP_MODULES = (
     fill,
     zero,
     cat,
+    # indexing and shape (issue 14)
+    triu,
+    tril,
     # AI CPU ops
     search_sorted,
     cummax,

@@ -120,6 +120,12 @@ aclnnInplaceZeroGetWorkspaceSize: Phase1 = phase1("aclnnInplaceZero")
 aclnnInplaceZero: Phase2 = phase2("aclnnInplaceZero")
 aclnnCatGetWorkspaceSize: Phase1 = phase1("aclnnCat")
 aclnnCat: Phase2 = phase2("aclnnCat")
+aclnnTriuGetWorkspaceSize: Phase1 = phase1("aclnnTriu")
+aclnnTriu: Phase2 = phase2("aclnnTriu")
+aclnnInplaceTriuGetWorkspaceSize: Phase1 = phase1("aclnnInplaceTriu")
+aclnnInplaceTriu: Phase2 = phase2("aclnnInplaceTriu")
+aclnnTrilGetWorkspaceSize: Phase1 = phase1("aclnnTril")
+aclnnTril: Phase2 = phase2("aclnnTril")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -240,6 +246,12 @@ __all__ = [
     "aclnnInplaceZero",
     "aclnnCatGetWorkspaceSize",
     "aclnnCat",
+    "aclnnTriuGetWorkspaceSize",
+    "aclnnTriu",
+    "aclnnInplaceTriuGetWorkspaceSize",
+    "aclnnInplaceTriu",
+    "aclnnTrilGetWorkspaceSize",
+    "aclnnTril",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",
