@@ -36,6 +36,7 @@ from emulator.kernels.math import (
     reduce_mean,
     reduce_sum,
     rms_norm,
+    roll,
     search_sorted,
     softmax,
     sqrt_rsqrt,
@@ -85,6 +86,7 @@ OP_MODULES = (
     # indexing and shape (issue 14)
     triu,
     tril,
+    roll,
     # AI CPU ops
     search_sorted,
     cummax,

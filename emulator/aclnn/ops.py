@@ -126,6 +126,8 @@ aclnnInplaceTriuGetWorkspaceSize: Phase1 = phase1("aclnnInplaceTriu")
 aclnnInplaceTriu: Phase2 = phase2("aclnnInplaceTriu")
 aclnnTrilGetWorkspaceSize: Phase1 = phase1("aclnnTril")
 aclnnTril: Phase2 = phase2("aclnnTril")
+aclnnRollGetWorkspaceSize: Phase1 = phase1("aclnnRoll")
+aclnnRoll: Phase2 = phase2("aclnnRoll")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -252,6 +254,8 @@ __all__ = [
     "aclnnInplaceTriu",
     "aclnnTrilGetWorkspaceSize",
     "aclnnTril",
+    "aclnnRollGetWorkspaceSize",
+    "aclnnRoll",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

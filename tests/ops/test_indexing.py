@@ -9,7 +9,7 @@ results are checked bit for bit (and with the precision standard) against a nump
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -185,3 +185,110 @@ def test_triangle_soc_lists(soc: str, bf16: int, c64: int) -> None:
         for dtype, expected in ((BF16, bf16), (C64, c64)):
             x = session.tensor(np.zeros((2, 2), np.float32), dtype)
             assert A.aclnnTriuGetWorkspaceSize(x.handle, 0, x.handle)[2] == expected
+
+
+# -- aclnnRoll ------------------------------------------------------------------------------------
+ROLL_DTYPES = (F32, F16, I8, U8, I32, U32, BOOL, I64, BF16, I16)
+
+
+def roll(stream: int, x: npu.Tensor, shifts: Sequence[int], dims: Sequence[int], out: npu.Tensor) -> tuple[int, Any]:
+    shift_array = A.aclCreateIntArray(list(shifts), len(shifts))
+    dim_array = A.aclCreateIntArray(list(dims), len(dims))
+    return two_phase(stream, A.aclnnRollGetWorkspaceSize, A.aclnnRoll, x.handle, shift_array, dim_array, out.handle)
+
+
+def test_roll_documented_example(stream: int) -> None:
+    """x [1, 2, 3] = 0..5 rolled by 1 and 2 along dim 0 twice: an axis of size 1 rolls to itself."""
+    host = np.arange(6, dtype=np.float32).reshape(1, 2, 3)
+    out = zeros((1, 2, 3), F32)
+    ret, executor = roll(stream, device_tensor(host, F32), (1, 2), (0, 0), out)
+    assert ret == 0
+    assert launched(executor) == ["Roll", "Roll"]
+    assert_exact(out.storage(), host)
+
+
+@pytest.mark.parametrize("dtype", ROLL_DTYPES, ids=NAMES.get)
+def test_roll_every_dtype(stream: int, dtype: int) -> None:
+    """Each A2 dtype; bool runs as int8 with a Cast on each side; axis 1 is transposed to the front and back."""
+    host = random_array((3, 4, 5), dtype, seed=5)
+    out = zeros((3, 4, 5), dtype)
+    ret, executor = roll(stream, device_tensor(host, dtype), (2, -3), (1, 2), out)
+    assert ret == 0
+    assert_exact(out.storage(), np.roll(host, (2, -3), (1, 2)))
+    kernels = ["Transpose", "Roll", "Transpose"] * 2
+    names = [name.removesuffix("V2") for name in launched(executor)]  # small float shapes take TransposeV2
+    assert names == (["Cast", *kernels, "Cast"] if dtype == BOOL else kernels)
+
+
+@pytest.mark.parametrize(
+    ("shape", "shifts", "dims"),
+    [((7,), (3,), ()), ((4, 5), (-13,), ()), ((1, 6), (4, 1), (1, -1)), ((2, 3, 4, 5), (7, 1, 9), (0, -1, 3)),
+     ((2, 1, 2, 1, 2, 1, 2, 3), (5,), (7,)), ((200, 600), (123, -77), (0, 1))],
+    ids=["1d-flat", "2d-flat", "squeezed", "4d", "8d", "large"],
+)  # fmt: skip
+def test_roll_shapes(stream: int, shape: tuple, shifts: tuple, dims: tuple) -> None:
+    """Flattened rolls (dims empty), the squeezed [1, n] case, repeated and negative dims, 8-D, 120 000 elements."""
+    host = random_array(shape, I32, seed=6)
+    out = zeros(shape, I32)
+    assert roll(stream, device_tensor(host, I32), shifts, dims, out)[0] == 0
+    golden = np.roll(host, shifts[0]) if not dims else np.roll(host, shifts, dims)
+    assert_exact(out.storage(), golden)
+
+
+def test_roll_strided_views_and_0d(stream: int) -> None:
+    storage = random_array((4, 6), F32, seed=7)
+    x = device_tensor(storage, F32, shape=(3, 4), strides=(1, 6), offset=1)
+    out_storage = np.full((3, 8), -1, np.float32)
+    out = device_tensor(out_storage, F32, shape=(3, 4), strides=(8, 2))
+    assert roll(stream, x, (1,), (0,), out)[0] == 0
+    golden = out_storage.copy()
+    golden[:, ::2] = np.roll(strided_view(storage, (3, 4), (1, 6), 1), 1, 0)
+    assert_exact(out.storage(), golden)
+    scalar = device_tensor(np.array(2.5, np.float32), F32)
+    out0 = zeros((), F32)
+    assert roll(stream, scalar, (3,), (), out0)[0] == 0
+    assert out0.storage().tolist() == 2.5
+    rejects(roll(stream, scalar, (3,), (0,), out0)[0], INVALID, "no dimensions")
+
+
+def test_roll_empty(stream: int) -> None:
+    """An empty x launches nothing (its dims are not checked)."""
+    x = zeros((0, 3), F32)
+    ret, executor = roll(stream, x, (1,), (5,), zeros((0, 3), F32))
+    assert ret == 0 and launched(executor) == []
+
+
+def test_roll_on_regbase_rolls_every_dim_at_once() -> None:
+    with on_soc("Ascend950PR_9599"), npu.Session() as session:
+        host = random_array((3, 4), F16, seed=8)
+        x, out = session.tensor(host, F16), session.tensor(np.zeros((3, 4), np.float16), F16)
+        assert session.stream is not None
+        ret, executor = roll(int(session.stream), x, (1, 2), (0, 1), out)
+        assert ret == 0 and launched(executor) == ["Roll"]
+        assert_exact(out.storage(), np.roll(host, (1, 2), (0, 1)))
+
+
+def test_roll_null_arguments(stream: int) -> None:
+    x = zeros((2, 2), F32)
+    one = A.aclCreateIntArray([1], 1)
+    for args, name in (((None, one, one, x.handle), "x"), ((x.handle, None, one, x.handle), "shifts"),
+                       ((x.handle, one, None, x.handle), "dims"), ((x.handle, one, one, None), "out")):  # fmt: skip
+        rejects(A.aclnnRollGetWorkspaceSize(*args)[2], NULLPTR, name)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "out_dtype", "out_shape", "shifts", "dims", "fragment"),
+    [(F64, F64, (2, 3), (1,), (0,), "dtype support list"), (F32, C64, (2, 3), (1,), (0,), "out dtype"),
+     (F32, F16, (2, 3), (1,), (0,), "x dtype DT_FLOAT should be DT_FLOAT16"),
+     (F32, F32, (3, 2), (1,), (0,), "should be the same as self shape"),
+     (F32, F32, (2, 3), (1, 2), (0,), "shifts and dims should be the same"),
+     (F32, F32, (2, 3), (1, 2), (), "must be 1 if the size of dims is 0"),
+     (F32, F32, (2, 3), (1,), (2,), "range [-2, 1]"), (F32, F32, (2, 3), (1,), (-3,), "range [-2, 1]")],
+)  # fmt: skip
+def test_roll_invalid(stream: int, dtype: int, out_dtype: int, out_shape: tuple, shifts: tuple, dims: tuple,
+                      fragment: str) -> None:  # fmt: skip
+    x = device_tensor(np.zeros((2, 3), np.float32), dtype)
+    out = device_tensor(np.zeros(out_shape, np.float32), out_dtype)
+    rejects(roll(stream, x, shifts, dims, out)[0], INVALID, "aclnnRoll", fragment)
+    nine = device_tensor(np.zeros((1,) * 9, np.float32), F32)
+    rejects(roll(stream, nine, (1,), (0,), nine)[0], INVALID, "more than 8")
