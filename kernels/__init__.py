@@ -35,6 +35,7 @@ from emulator.kernels.math import (
     reduce_common,
     reduce_mean,
     reduce_sum,
+    repeat,
     rms_norm,
     roll,
     search_sorted,
@@ -87,6 +88,7 @@ OP_MODULES = (
     triu,
     tril,
     roll,
+    repeat,
     # AI CPU ops
     search_sorted,
     cummax,

@@ -128,6 +128,8 @@ aclnnTrilGetWorkspaceSize: Phase1 = phase1("aclnnTril")
 aclnnTril: Phase2 = phase2("aclnnTril")
 aclnnRollGetWorkspaceSize: Phase1 = phase1("aclnnRoll")
 aclnnRoll: Phase2 = phase2("aclnnRoll")
+aclnnRepeatGetWorkspaceSize: Phase1 = phase1("aclnnRepeat")
+aclnnRepeat: Phase2 = phase2("aclnnRepeat")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -256,6 +258,8 @@ __all__ = [
     "aclnnTril",
     "aclnnRollGetWorkspaceSize",
     "aclnnRoll",
+    "aclnnRepeatGetWorkspaceSize",
+    "aclnnRepeat",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

@@ -21,10 +21,13 @@ A2_SOCS = ("Ascend910B", "Ascend910_93")
 REGBASE_SOCS = ("Ascend950",)
 
 
-def soc_dtypes(a2: Sequence[int], other: Sequence[int], regbase: Sequence[int] | None = None) -> tuple[int, ...]:
-    """The support list of the running SoC: A2 / A3, the RegBase (Ascend 950) one, or the older parts'."""
+def soc_dtypes(
+    a2: Sequence[int], other: Sequence[int], regbase: Sequence[int] | None = None, a2_socs: Sequence[str] = A2_SOCS
+) -> tuple[int, ...]:
+    """The support list of the running SoC: A2 / A3 (or the ``a2_socs`` an op groups with them), the
+    RegBase (Ascend 950) one, or the older parts'."""
     soc = current_l2().op.soc.short_soc_version
-    if soc in A2_SOCS:
+    if soc in a2_socs:
         return tuple(a2)
     if soc in REGBASE_SOCS and regbase is not None:
         return tuple(regbase)

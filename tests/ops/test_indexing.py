@@ -292,3 +292,101 @@ def test_roll_invalid(stream: int, dtype: int, out_dtype: int, out_shape: tuple,
     rejects(roll(stream, x, shifts, dims, out)[0], INVALID, "aclnnRoll", fragment)
     nine = device_tensor(np.zeros((1,) * 9, np.float32), F32)
     rejects(roll(stream, nine, (1,), (0,), nine)[0], INVALID, "more than 8")
+
+
+# -- aclnnRepeat ----------------------------------------------------------------------------------
+REPEAT_DTYPES = (F32, F16, F64, C64, C128, U8, I8, I16, I32, I64, BOOL, BF16, U32, U64, U16)
+
+
+def repeat(stream: int, x: npu.Tensor, repeats: Sequence[int], out: npu.Tensor) -> tuple[int, Any]:
+    array = A.aclCreateIntArray(list(repeats), len(repeats))
+    return two_phase(stream, A.aclnnRepeatGetWorkspaceSize, A.aclnnRepeat, x.handle, array, out.handle)
+
+
+def test_repeat_documented_example(stream: int) -> None:
+    """self [3, 2] of ones, repeats (2, 4, 2): out [2, 12, 4] of ones."""
+    out = zeros((2, 12, 4), F32)
+    ret, executor = repeat(stream, device_tensor(np.ones((3, 2), np.float32), F32), (2, 4, 2), out)
+    assert ret == 0 and launched(executor) == ["Tile"]
+    assert_exact(out.storage(), np.ones((2, 12, 4), np.float32))
+
+
+@pytest.mark.parametrize("dtype", REPEAT_DTYPES, ids=NAMES.get)
+def test_repeat_every_dtype(stream: int, dtype: int) -> None:
+    """Each A2 dtype; float64 and complex128 run the AI CPU Tile."""
+    host = random_array((2, 3), dtype, seed=9)
+    out = zeros((2, 4, 3), dtype)
+    ret, executor = repeat(stream, device_tensor(host, dtype), (2, 2, 1), out)
+    assert ret == 0
+    assert_exact(out.storage(), np.tile(host, (2, 2, 1)))
+    assert launched(executor) == ["Tile(AI CPU)" if dtype in (F64, C128) else "Tile"]
+
+
+@pytest.mark.parametrize(
+    ("shape", "repeats"),
+    [((), (3,)), ((), ()), ((4,), (1,)), ((2, 1, 3), (1, 5, 2)), ((1, 2), (2, 1, 1, 1, 1, 1, 1, 3)),
+     ((300, 2), (2, 100))],
+    ids=["0d", "0d-no-repeats", "once", "3d", "8d", "large"],
+)  # fmt: skip
+def test_repeat_shapes(stream: int, shape: tuple, repeats: tuple) -> None:
+    host = random_array(shape, I32, seed=10)
+    golden = np.tile(host, repeats) if repeats else host
+    out = zeros(golden.shape, I32)
+    assert repeat(stream, device_tensor(host, I32), repeats, out)[0] == 0
+    assert_exact(out.storage(), golden)
+
+
+def test_repeat_strided_self_and_out(stream: int) -> None:
+    storage = random_array((3, 8), F16, seed=11)
+    x = device_tensor(storage, F16, shape=(3, 2), strides=(8, 3), offset=1)
+    out_storage = np.full((6, 4), 7, np.float16)
+    out = device_tensor(out_storage, F16, shape=(6, 2), strides=(4, 2))
+    ret, executor = repeat(stream, x, (2, 1), out)
+    assert ret == 0 and launched(executor)[0] == "AsStrided"
+    golden = out_storage.copy()
+    golden[:, ::2] = np.tile(strided_view(storage, (3, 2), (8, 3), 1), (2, 1))
+    assert_exact(out.storage(), golden)
+
+
+@pytest.mark.parametrize(("shape", "repeats", "out_shape"), [((0, 2), (2, 2), (0, 4)), ((2, 2), (0, 3), (5, 5))])
+def test_repeat_empty_or_zero_repeat(stream: int, shape: tuple, repeats: tuple, out_shape: tuple) -> None:
+    """An empty self or a zero repeat launches nothing; out's shape is not checked then."""
+    ws, executor, ret = A.aclnnRepeatGetWorkspaceSize(
+        zeros(shape, F32).handle, A.aclCreateIntArray(list(repeats), len(repeats)), zeros(out_shape, F32).handle
+    )
+    assert (ws, ret) == (0, 0) and launched(executor) == []
+
+
+def test_repeat_null_arguments(stream: int) -> None:
+    x, one = zeros((2,), F32), A.aclCreateIntArray([1], 1)
+    rejects(A.aclnnRepeatGetWorkspaceSize(None, one, x.handle)[2], NULLPTR, "self")
+    rejects(A.aclnnRepeatGetWorkspaceSize(x.handle, None, x.handle)[2], NULLPTR, "repeats")
+    rejects(A.aclnnRepeatGetWorkspaceSize(x.handle, one, None)[2], NULLPTR, "out")
+
+
+@pytest.mark.parametrize(
+    ("shape", "dtype", "out_dtype", "repeats", "out_shape", "fragment"),
+    [((2, 3), A.ACL_COMPLEX32, A.ACL_COMPLEX32, (1, 1), (2, 3), "dtype support list"),
+     ((2, 3), F32, I32, (1, 1), (2, 3), "out dtype DT_INT32 should be DT_FLOAT"),
+     ((2, 3), F32, F32, (2,), (2, 6), "can not be smaller than number of dimensions"),
+     ((2, 3), F32, F32, (1, -1), (2, 3), "2th value > 0, but got -1"),
+     ((1,) * 9, F32, F32, (1,) * 9, (1,) * 9, "more than 8"),
+     ((2,), F32, F32, (1,) * 9, (1,) * 8 + (2,), "repeats size should not be larger than 8"),
+     ((2, 3), F32, F32, (2, 2), (4, 7), "should be the same")],
+)  # fmt: skip
+def test_repeat_invalid(stream: int, shape: tuple, dtype: int, out_dtype: int, repeats: tuple, out_shape: tuple,
+                        fragment: str) -> None:  # fmt: skip
+    x = device_tensor(np.zeros(shape, np.float32), dtype)
+    out = device_tensor(np.zeros(out_shape, np.float32), out_dtype)
+    rejects(repeat(stream, x, repeats, out)[0], INVALID, "aclnnRepeat", fragment)
+
+
+def test_repeat_uint16_on_310p() -> None:
+    """310P shares A2's list (with uint16) and runs uint16 on AI Core."""
+    with on_soc("Ascend310P3"), npu.Session() as session:
+        host = np.arange(6, dtype=np.uint16).reshape(2, 3)
+        x, out = session.tensor(host, U16), session.tensor(np.zeros((4, 3), np.uint16), U16)
+        assert session.stream is not None
+        ret, executor = repeat(int(session.stream), x, (2, 1), out)
+        assert ret == 0 and launched(executor) == ["Tile"]
+        assert_exact(out.storage(), np.tile(host, (2, 1)))
