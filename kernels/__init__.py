@@ -47,6 +47,7 @@ from emulator.kernels.math import (
     triu,
     zero,
 )
+from emulator.kernels.nn import gather_v2, index_select
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -89,6 +90,8 @@ OP_MODULES = (
     tril,
     roll,
     repeat,
+    gather_v2,
+    index_select,
     # AI CPU ops
     search_sorted,
     cummax,

@@ -130,6 +130,10 @@ aclnnRollGetWorkspaceSize: Phase1 = phase1("aclnnRoll")
 aclnnRoll: Phase2 = phase2("aclnnRoll")
 aclnnRepeatGetWorkspaceSize: Phase1 = phase1("aclnnRepeat")
 aclnnRepeat: Phase2 = phase2("aclnnRepeat")
+aclnnGatherV2GetWorkspaceSize: Phase1 = phase1("aclnnGatherV2")
+aclnnGatherV2: Phase2 = phase2("aclnnGatherV2")
+aclnnIndexSelectGetWorkspaceSize: Phase1 = phase1("aclnnIndexSelect")
+aclnnIndexSelect: Phase2 = phase2("aclnnIndexSelect")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -260,6 +264,10 @@ __all__ = [
     "aclnnRoll",
     "aclnnRepeatGetWorkspaceSize",
     "aclnnRepeat",
+    "aclnnGatherV2GetWorkspaceSize",
+    "aclnnGatherV2",
+    "aclnnIndexSelectGetWorkspaceSize",
+    "aclnnIndexSelect",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

@@ -390,3 +390,149 @@ def test_repeat_uint16_on_310p() -> None:
         ret, executor = repeat(int(session.stream), x, (2, 1), out)
         assert ret == 0 and launched(executor) == ["Tile"]
         assert_exact(out.storage(), np.tile(host, (2, 1)))
+
+
+# -- aclnnGatherV2 / aclnnIndexSelect -------------------------------------------------------------
+GATHER_DTYPES = (F32, I32, I64, F16, I16, I8, U8, BOOL, F64, C64, C128, BF16)
+INDEX_SELECT_DTYPES = (*GATHER_DTYPES, U64, U32, U16)
+
+
+def gather(stream: int, api: str, x: npu.Tensor, dim: int, index: npu.Tensor, out: npu.Tensor) -> tuple[int, Any]:
+    phase1, phase2 = getattr(A, f"{api}GetWorkspaceSize"), getattr(A, api)
+    return two_phase(stream, phase1, phase2, x.handle, dim, index.handle, out.handle)
+
+
+def test_gather_v2_documented_example(stream: int) -> None:
+    """self [[0, 1], [2, 3]], a [2, 2] int64 index with negative entries, dim 0: out [2, 2, 2]."""
+    host = np.arange(4, dtype=np.float32).reshape(2, 2)
+    index = device_tensor(np.array([[-2, -1], [0, 1]], np.int64), I64)
+    out = zeros((2, 2, 2), F32)
+    ret, executor = gather(stream, "aclnnGatherV2", device_tensor(host, F32), 0, index, out)
+    assert ret == 0 and launched(executor) == ["GatherV2"]
+    assert_exact(out.storage(), host[np.array([[0, 1], [0, 1]])])
+
+
+def test_index_select_documented_example(stream: int) -> None:
+    """self [4, 2] = 0..7, int32 index [1, 0], dim 0: rows 1 and 0, through GatherV3 on A2."""
+    host = np.arange(8, dtype=np.float32).reshape(4, 2)
+    out = zeros((2, 2), F32)
+    index = device_tensor(np.array([1, 0], np.int32), I32)
+    ret, executor = gather(stream, "aclnnIndexSelect", device_tensor(host, F32), 0, index, out)
+    assert ret == 0 and launched(executor) == ["GatherV3"]
+    assert_exact(out.storage(), np.array([[2, 3], [0, 1]], np.float32))
+
+
+@pytest.mark.parametrize("dtype", INDEX_SELECT_DTYPES, ids=NAMES.get)
+def test_index_select_every_dtype(stream: int, dtype: int) -> None:
+    """Each dtype of the list; float64 and complex fall back to the AI CPU GatherV2."""
+    host = random_array((3, 4, 2), dtype, seed=12)
+    picks = np.array([3, 0, 0, 2, 1], np.int64)
+    out = zeros((3, 5, 2), dtype)
+    ret, executor = gather(stream, "aclnnIndexSelect", device_tensor(host, dtype), -2, device_tensor(picks, I64), out)
+    assert ret == 0
+    assert_exact(out.storage(), np.take(host, picks, axis=1))
+    assert launched(executor) == ["GatherV2(AI CPU)" if dtype in (F64, C64, C128) else "GatherV3"]
+
+
+@pytest.mark.parametrize("dtype", GATHER_DTYPES, ids=NAMES.get)
+def test_gather_v2_every_dtype(stream: int, dtype: int) -> None:
+    host = random_array((4, 3), dtype, seed=13)
+    picks = np.array([[1, -1], [2, 0], [-3, 1]], np.int32)
+    out = zeros((4, 3, 2), dtype)
+    ret, executor = gather(stream, "aclnnGatherV2", device_tensor(host, dtype), 1, device_tensor(picks, I32), out)
+    assert ret == 0
+    assert_exact(out.storage(), np.take(host, picks % 3, axis=1))
+    assert launched(executor) == ["GatherV2(AI CPU)" if dtype in (F64, C64, C128) else "GatherV2"]
+
+
+def test_gather_scalars_strides_and_large(stream: int) -> None:
+    """A 0-d index (counted as [1]), a 0-d self, a strided self and a 200 000-element result."""
+    host = random_array((5, 3), F32, seed=14)
+    zero_d = device_tensor(np.array(4, np.int64), I64)
+    out = zeros((1, 3), F32)
+    assert gather(stream, "aclnnIndexSelect", device_tensor(host, F32), 0, zero_d, out)[0] == 0
+    assert_exact(out.storage(), host[[4]])
+    out = zeros((1, 3), F32)
+    assert gather(stream, "aclnnGatherV2", device_tensor(host, F32), 0, zero_d, out)[0] == 0
+    assert_exact(out.storage(), host[[4]])
+    scalar, out0 = device_tensor(np.array(3.5, np.float32), F32), zeros((), F32)
+    one = device_tensor(np.array([0], np.int64), I64)
+    assert gather(stream, "aclnnIndexSelect", scalar, 0, one, out0)[0] == 0
+    assert out0.storage().tolist() == 3.5
+    storage = random_array((6, 8), I16, seed=15)
+    strided = device_tensor(storage, I16, shape=(4, 3), strides=(1, 16), offset=1)
+    out = zeros((4, 2), I16)
+    picks = np.array([2, 0], np.int64)
+    assert gather(stream, "aclnnIndexSelect", strided, 1, device_tensor(picks, I64), out)[0] == 0
+    assert_exact(out.storage(), strided_view(storage, (4, 3), (1, 16), 1)[:, picks])
+    big = random_array((1000, 50), F32, seed=16)
+    rows = np.random.default_rng(0).integers(0, 1000, 4000).astype(np.int64)
+    out = zeros((4000, 50), F32)
+    assert gather(stream, "aclnnIndexSelect", device_tensor(big, F32), 0, device_tensor(rows, I64), out)[0] == 0
+    assert_exact(out.storage(), big[rows])
+
+
+def test_gather_out_of_range_indices_write_zeros(stream: int) -> None:
+    """IndexSelect has no negative-index support: -1 and 3 are outside [0, 3) and give zeros (documented)."""
+    host = np.arange(1, 7, dtype=np.float32).reshape(3, 2)
+    out = device_tensor(np.full((3, 2), 9, np.float32), F32)
+    picks = device_tensor(np.array([-1, 3, 1], np.int64), I64)
+    assert gather(stream, "aclnnIndexSelect", device_tensor(host, F32), 0, picks, out)[0] == 0
+    assert_exact(out.storage(), np.array([[0, 0], [0, 0], [3, 4]], np.float32))
+
+
+@pytest.mark.parametrize("api", ["aclnnIndexSelect", "aclnnGatherV2"])
+def test_gather_empty(stream: int, api: str) -> None:
+    x, index = zeros((0, 3), F32), device_tensor(np.array([0], np.int64), I64)
+    ws, executor, ret = getattr(A, f"{api}GetWorkspaceSize")(x.handle, 1, index.handle, zeros((0, 1), F32).handle)
+    assert (ws, ret) == (0, 0) and launched(executor) == []
+
+
+@pytest.mark.parametrize("api", ["aclnnIndexSelect", "aclnnGatherV2"])
+def test_gather_null_arguments(stream: int, api: str) -> None:
+    x, index = zeros((2,), F32), device_tensor(np.array([0], np.int64), I64)
+    phase1 = getattr(A, f"{api}GetWorkspaceSize")
+    rejects(phase1(None, 0, index.handle, x.handle)[2], NULLPTR, "self")
+    rejects(phase1(x.handle, 0, None, x.handle)[2], NULLPTR, "index")
+    rejects(phase1(x.handle, 0, index.handle, None)[2], NULLPTR, "out")
+
+
+@pytest.mark.parametrize(
+    ("api", "shape", "dtype", "index_shape", "index_dtype", "dim", "out_shape", "out_dtype", "fragment"),
+    [("aclnnIndexSelect", (2, 3), A.ACL_COMPLEX32, (1,), I64, 0, (1, 3), A.ACL_COMPLEX32, "dtype support list"),
+     ("aclnnIndexSelect", (2, 3), F32, (1,), I64, 0, (1, 3), F16, "out dtype DT_FLOAT16 should be DT_FLOAT"),
+     ("aclnnIndexSelect", (2, 3), F32, (1,), I16, 0, (1, 3), F32, "index dtype"),
+     ("aclnnIndexSelect", (), F32, (1,), I64, 0, (1,), F32, "out should also be scalar"),
+     ("aclnnIndexSelect", (1,) * 9, F32, (1,), I64, 0, (1,) * 9, F32, "more than 8"),
+     ("aclnnIndexSelect", (2, 3), F32, (1,), I64, 2, (2, 1), F32, "expected to be in range of [-2, 1], but got 2"),
+     ("aclnnIndexSelect", (2, 3), F32, (1, 1), I64, 0, (1, 3), F32, "index dimNum is 2"),
+     ("aclnnIndexSelect", (2, 3), F32, (2,), I64, 1, (2, 3), F32, "Shape of out should be [2, 2]"),
+     ("aclnnGatherV2", (2, 3), F32, (1,), I64, 0, (1, 3), I32, "out dtype DT_INT32 should be DT_FLOAT"),
+     ("aclnnGatherV2", (2, 3), U32, (1,), I64, 0, (1, 3), U32, "dtype support list"),
+     ("aclnnGatherV2", (2, 3), F32, (1,), U8, 0, (1, 3), F32, "index dtype"),
+     ("aclnnGatherV2", (2, 3), F32, (1,) * 9, I64, 0, (1,) * 9 + (3,), F32, "index has 9 dims"),
+     ("aclnnGatherV2", (2, 3), F32, (1,), I64, -3, (1, 3), F32, "not in valid range: [-2, 2)"),
+     ("aclnnGatherV2", (2, 3), F32, (2, 2), I64, 1, (2, 4), F32, "should be [2, 2, 2]"),
+     ("aclnnGatherV2", (0, 3), F32, (2,), I64, 1, (0, 3), F32, "should be [0, 2]")],
+)  # fmt: skip
+def test_gather_invalid(stream: int, api: str, shape: tuple, dtype: int, index_shape: tuple, index_dtype: int,
+                        dim: int, out_shape: tuple, out_dtype: int, fragment: str) -> None:  # fmt: skip
+    x = device_tensor(np.zeros(shape, np.float32), dtype)
+    index = device_tensor(np.zeros(index_shape, np.int64), index_dtype)
+    out = device_tensor(np.zeros(out_shape, np.float32), out_dtype)
+    rejects(gather(stream, api, x, dim, index, out)[0], INVALID, api, fragment)
+
+
+def test_index_select_bf16_and_paths_by_soc() -> None:
+    """310P refuses bfloat16 for IndexSelect (arch 2002) and has no GatherV3: GatherV2 on AI Core serves it."""
+    with on_soc("Ascend310P3"), npu.Session() as session:
+        assert session.stream is not None
+        x = session.tensor(np.zeros((2, 2), np.float32), BF16)
+        index = session.tensor(np.array([1], np.int64), I64)
+        out = session.tensor(np.zeros((1, 2), np.float32), BF16)
+        rejects(gather(int(session.stream), "aclnnIndexSelect", x, 0, index, out)[0], INVALID, "NpuArch 2002")
+        host = np.arange(4, dtype=np.int32).reshape(2, 2)
+        out = session.tensor(np.zeros((1, 2), np.int32), I32)
+        ret, executor = gather(int(session.stream), "aclnnIndexSelect", session.tensor(host, I32), 0, index, out)
+        assert ret == 0 and launched(executor) == ["GatherV2"]
+        assert_exact(out.storage(), host[[1]])

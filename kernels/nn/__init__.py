@@ -1,0 +1,1 @@
+"""NN ops (ops-nn's families: index, norm, activation ...): one module per op."""
