@@ -38,6 +38,7 @@ from emulator.kernels.math import (
     repeat,
     rms_norm,
     roll,
+    s_where,
     search_sorted,
     softmax,
     sqrt_rsqrt,
@@ -92,6 +93,7 @@ OP_MODULES = (
     repeat,
     gather_v2,
     index_select,
+    s_where,
     # AI CPU ops
     search_sorted,
     cummax,

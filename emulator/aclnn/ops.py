@@ -134,6 +134,8 @@ aclnnGatherV2GetWorkspaceSize: Phase1 = phase1("aclnnGatherV2")
 aclnnGatherV2: Phase2 = phase2("aclnnGatherV2")
 aclnnIndexSelectGetWorkspaceSize: Phase1 = phase1("aclnnIndexSelect")
 aclnnIndexSelect: Phase2 = phase2("aclnnIndexSelect")
+aclnnSWhereGetWorkspaceSize: Phase1 = phase1("aclnnSWhere")
+aclnnSWhere: Phase2 = phase2("aclnnSWhere")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -268,6 +270,8 @@ __all__ = [
     "aclnnGatherV2",
     "aclnnIndexSelectGetWorkspaceSize",
     "aclnnIndexSelect",
+    "aclnnSWhereGetWorkspaceSize",
+    "aclnnSWhere",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

@@ -536,3 +536,94 @@ def test_index_select_bf16_and_paths_by_soc() -> None:
         ret, executor = gather(int(session.stream), "aclnnIndexSelect", session.tensor(host, I32), 0, index, out)
         assert ret == 0 and launched(executor) == ["GatherV2"]
         assert_exact(out.storage(), host[[1]])
+
+
+# -- aclnnSWhere ----------------------------------------------------------------------------------
+WHERE_DTYPES = (F32, I32, U64, I64, U32, F16, U16, I16, I8, U8, F64, BOOL, C64, C128, BF16)
+SELECT_AICORE = (F32, F16, I32, I8, U8, BF16, I64)
+
+
+def s_where(stream: int, cond: npu.Tensor, x: npu.Tensor, y: npu.Tensor, out: npu.Tensor) -> tuple[int, Any]:
+    return two_phase(stream, A.aclnnSWhereGetWorkspaceSize, A.aclnnSWhere, cond.handle, x.handle, y.handle, out.handle)
+
+
+def test_s_where_documented_example(stream: int) -> None:
+    """condition [4, 2] bool (first half false): out is other there, self elsewhere."""
+    x = device_tensor(np.array([0, 0, 0, 0, 0, 0, 0, 7], np.float32).reshape(4, 2), F32)
+    y = device_tensor(np.arange(8, dtype=np.float32).reshape(4, 2), F32)
+    cond = device_tensor(np.repeat([False, True], 4).reshape(4, 2), BOOL)
+    out = device_tensor(np.full((4, 2), 10, np.float32), F32)
+    ret, executor = s_where(stream, cond, x, y, out)
+    assert ret == 0 and launched(executor) == ["SelectV2"]
+    assert_exact(out.storage(), np.array([0, 1, 2, 3, 0, 0, 0, 7], np.float32).reshape(4, 2))
+
+
+@pytest.mark.parametrize("dtype", WHERE_DTYPES, ids=NAMES.get)
+def test_s_where_every_dtype(stream: int, dtype: int) -> None:
+    """Each dtype with a broadcast uint8 condition; bool runs as int8 and the rest of the AI CPU list on AI CPU."""
+    a, b = random_array((3, 4), dtype, seed=17), random_array((3, 4), dtype, seed=18)
+    mask = np.array([1, 0, 3, 0], np.uint8)
+    out = zeros((3, 4), dtype)
+    ret, executor = s_where(stream, device_tensor(mask, U8), device_tensor(a, dtype), device_tensor(b, dtype), out)
+    assert ret == 0
+    assert_exact(out.storage(), np.where(mask != 0, a, b))
+    engine = "SelectV2" if dtype in (*SELECT_AICORE, BOOL) else "SelectV2(AI CPU)"
+    assert launched(executor) == ["Cast(AI CPU)", engine]  # uint8 -> bool is an AI CPU Cast on A2
+
+
+def test_s_where_promotes_and_broadcasts(stream: int) -> None:
+    """int32 self and float16 other promote to float16; the three shapes broadcast to [2, 3, 4]; out float64."""
+    a = random_array((3, 1), I32, seed=19)
+    b = random_array((2, 1, 4), F16, seed=20)
+    cond = np.random.default_rng(1).random((4,)) > 0.5
+    out = zeros((2, 3, 4), F64)
+    ret, executor = s_where(stream, device_tensor(cond, BOOL), device_tensor(a, I32), device_tensor(b, F16), out)
+    assert ret == 0
+    assert launched(executor) == ["Cast", "SelectV2", "Cast(AI CPU)"]  # float16 -> float64 runs on AI CPU
+    golden = np.where(cond, a.astype(np.float16), b).astype(np.float64)
+    assert_exact(out.storage(), golden)
+
+
+def test_s_where_strided_large_and_empty(stream: int) -> None:
+    storage = random_array((400, 600), F32, seed=21)
+    x = device_tensor(storage, F32, shape=(600, 200), strides=(1, 1200))
+    y = device_tensor(np.zeros((1,), np.float32), F32)
+    cond = random_array((600, 200), BOOL, seed=22)
+    out = zeros((600, 200), F32)
+    assert s_where(stream, device_tensor(cond, BOOL), x, y, out)[0] == 0
+    assert_exact(out.storage(), np.where(cond, strided_view(storage, (600, 200), (1, 1200)), 0).astype(np.float32))
+    empty = zeros((0, 2), F32)
+    ret, executor = s_where(stream, device_tensor(np.zeros((0, 2), bool), BOOL), empty, zeros((1, 2), F32), empty)
+    assert ret == 0 and launched(executor) == []
+
+
+def test_s_where_null_arguments(stream: int) -> None:
+    x, cond = zeros((2,), F32), device_tensor(np.zeros((2,), bool), BOOL)
+    phase1 = A.aclnnSWhereGetWorkspaceSize
+    rejects(phase1(cond.handle, None, x.handle, x.handle)[2], NULLPTR, "self")
+    rejects(phase1(cond.handle, x.handle, None, x.handle)[2], NULLPTR, "other")
+    rejects(phase1(None, x.handle, x.handle, x.handle)[2], NULLPTR, "condition")
+    rejects(phase1(cond.handle, x.handle, x.handle, None)[2], NULLPTR, "out")
+
+
+@pytest.mark.parametrize(
+    ("cond", "a", "b", "out", "fragment"),
+    [(((2,), BOOL), ((2,), A.ACL_COMPLEX32), ((2,), F32), ((2,), F32), "self dtype"),
+     (((2,), BOOL), ((2,), F32), ((2,), A.ACL_COMPLEX32), ((2,), F32), "other dtype"),
+     (((2,), BOOL), ((2,), F32), ((2,), F32), ((2,), A.ACL_COMPLEX32), "out dtype"),
+     (((2,), I8), ((2,), F32), ((2,), F32), ((2,), F32), "condition dtype"),
+     (((2,), BOOL), ((1,) * 9, F32), ((2,), F32), ((1,) * 8 + (2,), F32), "self has 9 dims"),
+     (((2,), BOOL), ((2,), F32), ((3,), F32), ((3,), F32), "cannot broadcast"),
+     (((3,), BOOL), ((2,), F32), ((2,), F32), ((2,), F32), "condition can't broadcast"),
+     (((2,), BOOL), ((2,), F32), ((2, 1), F32), ((2,), F32), "Shape of out should be [2, 2]")],
+)  # fmt: skip
+def test_s_where_invalid(stream: int, cond: tuple, a: tuple, b: tuple, out: tuple, fragment: str) -> None:
+    tensors = [device_tensor(np.zeros(shape, np.float32), dtype) for shape, dtype in (cond, a, b, out)]
+    rejects(s_where(stream, *tensors)[0], INVALID, "aclnnSWhere", fragment)
+
+
+def test_s_where_310p_refuses_bfloat16() -> None:
+    with on_soc("Ascend310P3"), npu.Session() as session:
+        x = session.tensor(np.zeros((2,), np.float32), BF16)
+        cond = session.tensor(np.zeros((2,), bool), BOOL)
+        rejects(A.aclnnSWhereGetWorkspaceSize(cond.handle, x.handle, x.handle, x.handle)[2], INVALID, "self dtype")
