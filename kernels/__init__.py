@@ -42,6 +42,7 @@ from emulator.kernels.math import (
     search_sorted,
     softmax,
     sqrt_rsqrt,
+    stack,
     sub,
     tanh,
     tril,
@@ -94,6 +95,7 @@ OP_MODULES = (
     gather_v2,
     index_select,
     s_where,
+    stack,
     # AI CPU ops
     search_sorted,
     cummax,

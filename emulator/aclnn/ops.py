@@ -136,6 +136,8 @@ aclnnIndexSelectGetWorkspaceSize: Phase1 = phase1("aclnnIndexSelect")
 aclnnIndexSelect: Phase2 = phase2("aclnnIndexSelect")
 aclnnSWhereGetWorkspaceSize: Phase1 = phase1("aclnnSWhere")
 aclnnSWhere: Phase2 = phase2("aclnnSWhere")
+aclnnStackGetWorkspaceSize: Phase1 = phase1("aclnnStack")
+aclnnStack: Phase2 = phase2("aclnnStack")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -272,6 +274,8 @@ __all__ = [
     "aclnnIndexSelect",
     "aclnnSWhereGetWorkspaceSize",
     "aclnnSWhere",
+    "aclnnStackGetWorkspaceSize",
+    "aclnnStack",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

@@ -627,3 +627,96 @@ def test_s_where_310p_refuses_bfloat16() -> None:
         x = session.tensor(np.zeros((2,), np.float32), BF16)
         cond = session.tensor(np.zeros((2,), bool), BOOL)
         rejects(A.aclnnSWhereGetWorkspaceSize(cond.handle, x.handle, x.handle, x.handle)[2], INVALID, "self dtype")
+
+
+# -- aclnnStack -----------------------------------------------------------------------------------
+STACK_DTYPES = (I8, I16, I32, I64, U8, U16, U32, U64, F16, F32, BOOL, F64, C64, C128, BF16)
+
+
+def stack(stream: int, parts: Sequence[npu.Tensor | None], dim: int, out: npu.Tensor | None) -> tuple[int, Any]:
+    tensors = A.aclCreateTensorList([p.handle if p is not None else None for p in parts], len(parts))
+    return two_phase(stream, A.aclnnStackGetWorkspaceSize, A.aclnnStack, tensors, dim,
+                     out.handle if out is not None else None)  # fmt: skip
+
+
+def test_stack_documented_example(stream: int) -> None:
+    """Two float [2, 3] tensors 1..6 and 7..12 stacked on dim 0: out [2, 2, 3]."""
+    a = np.arange(1, 7, dtype=np.float32).reshape(2, 3)
+    b = np.arange(7, 13, dtype=np.float32).reshape(2, 3)
+    out = zeros((2, 2, 3), F32)
+    ret, executor = stack(stream, [device_tensor(a, F32), device_tensor(b, F32)], 0, out)
+    assert ret == 0 and launched(executor) == ["Pack"]
+    assert_exact(out.storage(), np.stack([a, b]))
+
+
+@pytest.mark.parametrize("dtype", STACK_DTYPES, ids=NAMES.get)
+def test_stack_every_dtype(stream: int, dtype: int) -> None:
+    """Each dtype on the last axis; complex128 packs on AI CPU."""
+    parts = [random_array((3, 2), dtype, seed=s) for s in range(3)]
+    out = zeros((3, 2, 3), dtype)
+    ret, executor = stack(stream, [device_tensor(p, dtype) for p in parts], -1, out)
+    assert ret == 0
+    assert_exact(out.storage(), np.stack(parts, axis=-1))
+    assert launched(executor) == ["Pack(AI CPU)" if dtype == C128 else "Pack"]
+
+
+def test_stack_promotes_and_casts_to_out(stream: int) -> None:
+    """int8 and float16 promote to float16 and pack; the result is Cast to out's float32."""
+    a, b = random_array((2, 2), I8, seed=23), random_array((2, 2), F16, seed=24)
+    out = zeros((2, 2, 2), F32)
+    ret, executor = stack(stream, [device_tensor(a, I8), device_tensor(b, F16)], 1, out)
+    assert ret == 0 and launched(executor) == ["Cast", "Pack", "Cast"]
+    assert_exact(out.storage(), np.stack([a.astype(np.float16), b], axis=1).astype(np.float32))
+
+
+def test_stack_many_tensors_join_packs_with_concat(stream: int) -> None:
+    """70 tensors: three Packs of 32, 32 and 6, then one ConcatD along the stacking dim."""
+    parts = [random_array((2, 3), I32, seed=s) for s in range(70)]
+    out = zeros((2, 70, 3), I32)
+    ret, executor = stack(stream, [device_tensor(p, I32) for p in parts], 1, out)
+    assert ret == 0 and launched(executor) == ["Pack", "Pack", "Pack", "ConcatD"]
+    assert_exact(out.storage(), np.stack(parts, axis=1))
+
+
+def test_stack_scalars_strided_and_empty(stream: int) -> None:
+    scalars = [device_tensor(np.array(v, np.float32), F32) for v in (1.5, -2.0)]
+    out = zeros((2,), F32)
+    assert stack(stream, scalars, 0, out)[0] == 0
+    assert out.storage().tolist() == [1.5, -2.0]
+    storage = random_array((4, 6), F32, seed=25)
+    x = device_tensor(storage, F32, shape=(3, 2), strides=(1, 12), offset=2)
+    out = zeros((1, 3, 2), F32)
+    ret, executor = stack(stream, [x], 0, out)
+    assert ret == 0 and launched(executor) == ["AsStrided", "Pack"]
+    assert_exact(out.storage(), strided_view(storage, (3, 2), (1, 12), 2)[None])
+    empties = [zeros((0, 2), F32), zeros((0, 2), F32)]
+    for parts in (empties[:1], empties):
+        ret, executor = stack(stream, parts, 0, zeros((5,), F32))
+        assert ret == 0 and launched(executor) == []
+
+
+def test_stack_null_arguments(stream: int) -> None:
+    """A null list or a null out is 561103 (the real null check returns that status); a null member 161001."""
+    x = zeros((2,), F32)
+    rejects(A.aclnnStackGetWorkspaceSize(None, 0, x.handle)[2], INNER_NULLPTR, "should not be null")
+    rejects(stack(stream, [x], 0, None)[0], INNER_NULLPTR, "out")
+    rejects(stack(stream, [x, None], 0, zeros((2, 2), F32))[0], NULLPTR, "tensors[1]")
+    rejects(stack(stream, [], 0, x)[0], INVALID, "empty list")
+
+
+@pytest.mark.parametrize(
+    ("parts", "dim", "out", "fragment"),
+    [([((2,), A.ACL_COMPLEX32)], 0, ((1, 2), F32), "tensor 0 not implemented for DT_COMPLEX32"),
+     ([((2,), F32)], 0, ((1, 2), A.ACL_COMPLEX32), "out dtype"),
+     ([((2,), F32), ((2,), C64)], 0, ((2, 2), F32), "can't be cast to the desired output type"),
+     ([((1,) * 9, F32)], 0, ((1,) * 10, F32), "can't be greater than 8"),
+     ([((2,), F32)], 2, ((2, 1), F32), "exceed the dim range of the [-2, 1]"),
+     ([((2,), F32)], -3, ((2, 1), F32), "exceed the dim range"),
+     ([((2,), F32), ((2, 1), F32)], 0, ((2, 2), F32), "dimnum of tensor 1 is [2]"),
+     ([((2,), F32), ((3,), F32)], 0, ((2, 2), F32), "dim 0 of tensor 1 is [3]"),
+     ([((2,), F32), ((2,), F32)], 0, ((2, 3), F32), "out shape [2, 3] should be [2, 2]")],
+)  # fmt: skip
+def test_stack_invalid(stream: int, parts: list, dim: int, out: tuple, fragment: str) -> None:
+    tensors = [device_tensor(np.zeros(shape, np.float32), dtype) for shape, dtype in parts]
+    out_tensor = device_tensor(np.zeros(out[0], np.float32), out[1])
+    rejects(stack(stream, tensors, dim, out_tensor)[0], INVALID, "aclnnStack", fragment)
