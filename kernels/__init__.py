@@ -40,6 +40,7 @@ from emulator.kernels.math import (
     roll,
     s_where,
     search_sorted,
+    slice,
     softmax,
     sqrt_rsqrt,
     stack,
@@ -96,6 +97,7 @@ OP_MODULES = (
     index_select,
     s_where,
     stack,
+    slice,
     # AI CPU ops
     search_sorted,
     cummax,

@@ -138,6 +138,8 @@ aclnnSWhereGetWorkspaceSize: Phase1 = phase1("aclnnSWhere")
 aclnnSWhere: Phase2 = phase2("aclnnSWhere")
 aclnnStackGetWorkspaceSize: Phase1 = phase1("aclnnStack")
 aclnnStack: Phase2 = phase2("aclnnStack")
+aclnnSliceGetWorkspaceSize: Phase1 = phase1("aclnnSlice")
+aclnnSlice: Phase2 = phase2("aclnnSlice")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -276,6 +278,8 @@ __all__ = [
     "aclnnSWhere",
     "aclnnStackGetWorkspaceSize",
     "aclnnStack",
+    "aclnnSliceGetWorkspaceSize",
+    "aclnnSlice",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

@@ -720,3 +720,85 @@ def test_stack_invalid(stream: int, parts: list, dim: int, out: tuple, fragment:
     tensors = [device_tensor(np.zeros(shape, np.float32), dtype) for shape, dtype in parts]
     out_tensor = device_tensor(np.zeros(out[0], np.float32), out[1])
     rejects(stack(stream, tensors, dim, out_tensor)[0], INVALID, "aclnnStack", fragment)
+
+
+# -- aclnnSlice -----------------------------------------------------------------------------------
+SLICE_DTYPES = (F32, F16, I64, I8, I32, U8, BOOL, BF16)
+
+
+def slice_op(stream: int, x: npu.Tensor, dim: int, start: int, end: int, step: int, out: npu.Tensor) -> tuple[int, Any]:
+    return two_phase(stream, A.aclnnSliceGetWorkspaceSize, A.aclnnSlice, x.handle, dim, start, end, step, out.handle)
+
+
+def test_slice_documented_example(stream: int) -> None:
+    """self [4, 2] = 0..7, dim 0, start 1, end 3, step 1: rows 1 and 2."""
+    host = np.arange(8, dtype=np.float32).reshape(4, 2)
+    out = zeros((2, 2), F32)
+    ret, executor = slice_op(stream, device_tensor(host, F32), 0, 1, 3, 1, out)
+    assert ret == 0 and launched(executor) == ["StridedSliceV3"]
+    assert_exact(out.storage(), host[1:3])
+
+
+@pytest.mark.parametrize("dtype", SLICE_DTYPES, ids=NAMES.get)
+def test_slice_every_dtype(stream: int, dtype: int) -> None:
+    host = random_array((3, 10), dtype, seed=26)
+    out = zeros((3, 3), dtype)
+    assert slice_op(stream, device_tensor(host, dtype), -1, 1, -2, 3, out)[0] == 0
+    assert_exact(out.storage(), host[:, 1:-2:3])
+
+
+@pytest.mark.parametrize(
+    ("shape", "dim", "start", "end", "step"),
+    [((5,), 0, -100, 100, 2), ((4, 6, 5), 1, -4, 5, 1), ((2, 3, 2, 3, 2, 3, 2, 3), 7, 1, 3, 4),
+     ((600, 300), 0, 7, 500, 3)],
+    ids=["clamped", "negative-start", "8d", "large"],
+)  # fmt: skip
+def test_slice_shapes(stream: int, shape: tuple, dim: int, start: int, end: int, step: int) -> None:
+    host = random_array(shape, I32, seed=27)
+    index: list[Any] = [np.s_[:]] * len(shape)
+    index[dim] = np.s_[start:end:step]
+    golden = host[tuple(index)]
+    out = zeros(golden.shape, I32)
+    assert slice_op(stream, device_tensor(host, I32), dim, start, end, step, out)[0] == 0
+    assert_exact(out.storage(), golden)
+
+
+def test_slice_strided_and_empty(stream: int) -> None:
+    storage = random_array((6, 8), F16, seed=28)
+    x = device_tensor(storage, F16, shape=(4, 6), strides=(1, 8), offset=1)
+    out = zeros((4, 2), F16)
+    ret, executor = slice_op(stream, x, 1, 2, 6, 2, out)
+    assert ret == 0 and launched(executor) == ["AsStrided", "StridedSliceV3"]
+    assert_exact(out.storage(), strided_view(storage, (4, 6), (1, 8), 1)[:, 2:6:2])
+    ret, executor = slice_op(stream, zeros((3, 4), F16), 1, 3, 1, 1, zeros((3, 0), F16))
+    assert ret == 0 and launched(executor) == []
+
+
+def test_slice_null_arguments(stream: int) -> None:
+    x = zeros((2,), F32)
+    rejects(A.aclnnSliceGetWorkspaceSize(None, 0, 0, 1, 1, x.handle)[2], NULLPTR, "self")
+    rejects(A.aclnnSliceGetWorkspaceSize(x.handle, 0, 0, 1, 1, None)[2], NULLPTR, "out")
+
+
+@pytest.mark.parametrize(
+    ("shape", "dtype", "out_shape", "out_dtype", "dim", "step", "fragment"),
+    [((4,), F32, (2,), F16, 0, 1, "out dtype DT_FLOAT16 should be DT_FLOAT"),
+     ((4,), F64, (2,), F64, 0, 1, "dtype support list"),
+     ((1,) * 9, F32, (1,) * 9, F32, 0, 1, "not be greater than 8"),
+     ((), F32, (), F32, 0, 1, "not be less than one"),
+     ((4,), F32, (2,), F32, 1, 1, "dim value 1 to be in range [-1, 0]"),
+     ((4,), F32, (2,), F32, 0, 0, "step must be positive"),
+     ((4,), F32, (3,), F32, 0, 1, "Shape of out should be [2]")],
+)  # fmt: skip
+def test_slice_invalid(stream: int, shape: tuple, dtype: int, out_shape: tuple, out_dtype: int, dim: int, step: int,
+                       fragment: str) -> None:  # fmt: skip
+    x = device_tensor(np.zeros(shape, np.float32), dtype)
+    out = device_tensor(np.zeros(out_shape, np.float32), out_dtype)
+    rejects(slice_op(stream, x, dim, 0, 2, step, out)[0], INVALID, "aclnnSlice", fragment)
+
+
+def test_slice_bfloat16_only_on_a2() -> None:
+    with on_soc("Ascend310P3"), npu.Session() as session:
+        x = session.tensor(np.zeros((4,), np.float32), BF16)
+        out = session.tensor(np.zeros((2,), np.float32), BF16)
+        rejects(A.aclnnSliceGetWorkspaceSize(x.handle, 0, 0, 2, 1, out.handle)[2], INVALID, "not support bfloat16")
