@@ -50,7 +50,7 @@ from emulator.kernels.math import (
     triu,
     zero,
 )
-from emulator.kernels.nn import gather_v2, index_select
+from emulator.kernels.nn import gather_v2, index_select, nonzero
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -98,6 +98,7 @@ OP_MODULES = (
     s_where,
     stack,
     slice,
+    nonzero,
     # AI CPU ops
     search_sorted,
     cummax,

@@ -140,6 +140,8 @@ aclnnStackGetWorkspaceSize: Phase1 = phase1("aclnnStack")
 aclnnStack: Phase2 = phase2("aclnnStack")
 aclnnSliceGetWorkspaceSize: Phase1 = phase1("aclnnSlice")
 aclnnSlice: Phase2 = phase2("aclnnSlice")
+aclnnNonzeroGetWorkspaceSize: Phase1 = phase1("aclnnNonzero")
+aclnnNonzero: Phase2 = phase2("aclnnNonzero")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -280,6 +282,8 @@ __all__ = [
     "aclnnStack",
     "aclnnSliceGetWorkspaceSize",
     "aclnnSlice",
+    "aclnnNonzeroGetWorkspaceSize",
+    "aclnnNonzero",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

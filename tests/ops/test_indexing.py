@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 from device_helpers import device_tensor
-from test_data_ops import assert_exact, launched, random_array, run, strided_view, zeros
+from test_data_ops import assert_exact, launched, np_dtype, random_array, run, strided_view, zeros
 
 from emulator import acl, aclnn, npu, process
 from emulator.config import Settings
@@ -802,3 +802,105 @@ def test_slice_bfloat16_only_on_a2() -> None:
         x = session.tensor(np.zeros((4,), np.float32), BF16)
         out = session.tensor(np.zeros((2,), np.float32), BF16)
         rejects(A.aclnnSliceGetWorkspaceSize(x.handle, 0, 0, 2, 1, out.handle)[2], INVALID, "not support bfloat16")
+
+
+# -- aclnnNonzero ---------------------------------------------------------------------------------
+NONZERO_DTYPES = (F32, I32, I64, F16, I16, I8, U8, F64, BOOL, BF16)
+NONZERO_AICORE = (BOOL, F16, BF16, F32, I8, U8)
+
+
+def nonzero(stream: int, x: npu.Tensor, out: npu.Tensor) -> tuple[int, Any]:
+    return two_phase(stream, A.aclnnNonzeroGetWorkspaceSize, A.aclnnNonzero, x.handle, out.handle)
+
+
+def nonzero_result(out: npu.Tensor) -> np.ndarray:
+    """The rows the op reports: out's view shape after the run, read from the start of its storage."""
+    shape, ret = A.aclGetViewShape(out.handle)
+    assert ret == 0
+    count = int(np.prod(shape))
+    return out.storage().reshape(-1)[:count].reshape(shape)
+
+
+def test_nonzero_documented_example(stream: int) -> None:
+    """self [4, 2] = 0..7 with out allocated [8, 2]: seven index rows, out's view shape becomes [7, 2]."""
+    host = np.arange(8, dtype=np.float32).reshape(4, 2)
+    out = zeros((8, 2), I64)
+    ret, executor = nonzero(stream, device_tensor(host, F32), out)
+    assert ret == 0 and launched(executor) == ["NonZero"]
+    assert A.aclGetViewShape(out.handle)[0] == [7, 2]
+    assert_exact(nonzero_result(out), np.argwhere(host).astype(np.int64))
+
+
+@pytest.mark.parametrize("dtype", NONZERO_DTYPES, ids=NAMES.get)
+def test_nonzero_every_dtype(stream: int, dtype: int) -> None:
+    host = random_array((3, 5, 2), dtype, seed=29)
+    if np_dtype(dtype).kind in "iu":
+        host = host % 3  # some zeros
+    out = zeros((30, 3), I64)
+    ret, executor = nonzero(stream, device_tensor(host, dtype), out)
+    assert ret == 0
+    assert launched(executor) == ["NonZero" if dtype in NONZERO_AICORE else "NonZero(AI CPU)"]
+    assert_exact(nonzero_result(out), np.argwhere(host != 0).astype(np.int64))
+
+
+def test_nonzero_shapes_strides_and_scalars(stream: int) -> None:
+    """A strided self, an 8-D self, a 0-d self (its worst-case out [1, 0] is empty: nothing runs, as in the
+    real code) and 100 000 elements."""
+    storage = random_array((4, 6), BOOL, seed=30)
+    x = device_tensor(storage, BOOL, shape=(3, 4), strides=(1, 6))
+    out = zeros((12, 2), I64)
+    assert nonzero(stream, x, out)[0] == 0
+    assert_exact(nonzero_result(out), np.argwhere(strided_view(storage, (3, 4), (1, 6))).astype(np.int64))
+    eight = random_array((2, 1, 3, 1, 2, 1, 2, 2), BOOL, seed=31)
+    out = zeros((48, 8), I64)
+    assert nonzero(stream, device_tensor(eight, BOOL), out)[0] == 0
+    assert_exact(nonzero_result(out), np.argwhere(eight).astype(np.int64))
+    ret, executor = nonzero(stream, device_tensor(np.array(2.0, np.float32), F32), out := zeros((1, 0), I64))
+    assert ret == 0 and launched(executor) == []
+    big = random_array((200, 500), F16, seed=32)
+    big[big > 2] = 0
+    out = zeros((100_000, 2), I64)
+    assert nonzero(stream, device_tensor(big, F16), out)[0] == 0
+    assert_exact(nonzero_result(out), np.argwhere(big).astype(np.int64))
+
+
+def test_nonzero_all_zero_and_empty(stream: int) -> None:
+    out = zeros((6, 2), I64)
+    assert nonzero(stream, zeros((2, 3), F32), out)[0] == 0
+    assert A.aclGetViewShape(out.handle)[0] == [0, 2]
+    ret, executor = nonzero(stream, zeros((0, 3), F32), zeros((0, 2), I64))
+    assert ret == 0 and launched(executor) == []
+
+
+def test_nonzero_executor_is_not_repeatable(stream: int) -> None:
+    """OP_OUTSHAPE makes the executor unrepeatable: aclSetAclOpExecutorRepeatable fails."""
+    ws, executor, ret = A.aclnnNonzeroGetWorkspaceSize(zeros((2, 2), F32).handle, zeros((4, 2), I64).handle)
+    assert ret == 0
+    assert A.aclSetAclOpExecutorRepeatable(executor) != 0
+    assert run(A.aclnnNonzero, ws, executor, stream) == 0
+
+
+def test_nonzero_null_and_invalid(stream: int) -> None:
+    x, out = zeros((2, 2), F32), zeros((4, 2), I64)
+    rejects(A.aclnnNonzeroGetWorkspaceSize(None, out.handle)[2], NULLPTR, "self")
+    rejects(A.aclnnNonzeroGetWorkspaceSize(x.handle, None)[2], NULLPTR, "out")
+    c64 = device_tensor(np.zeros((2,), np.complex64), C64)
+    rejects(A.aclnnNonzeroGetWorkspaceSize(c64.handle, out.handle)[2], INVALID, "self dtype")
+    rejects(A.aclnnNonzeroGetWorkspaceSize(x.handle, zeros((4, 2), I32).handle)[2], INVALID, "should be DT_INT64")
+    nine = zeros((1,) * 9, F32)
+    rejects(A.aclnnNonzeroGetWorkspaceSize(nine.handle, out.handle)[2], INVALID, "self has 9 dims")
+    rejects(A.aclnnNonzeroGetWorkspaceSize(x.handle, zeros((1,) * 9, I64).handle)[2], INVALID, "out has 9 dims")
+
+
+def test_nonzero_on_310p_runs_on_ai_cpu_without_bfloat16() -> None:
+    with on_soc("Ascend310P3"), npu.Session() as session:
+        assert session.stream is not None
+        bf = session.tensor(np.zeros((2,), np.float32), BF16)
+        out = session.tensor(np.zeros((2, 1), np.int64), I64)
+        rejects(A.aclnnNonzeroGetWorkspaceSize(bf.handle, out.handle)[2], INVALID, "self dtype")
+        host = np.array([0, 3, 0, 4], np.float32)
+        ret, executor = nonzero(
+            int(session.stream), session.tensor(host, F32), out := session.tensor(np.zeros((4, 1), np.int64), I64)
+        )
+        assert ret == 0 and launched(executor) == ["NonZero(AI CPU)"]
+        assert_exact(nonzero_result(out), np.array([[1], [3]], np.int64))
