@@ -139,6 +139,7 @@ def nonzero_l0(x: aclTensor, out: aclTensor, executor: aclOpExecutor, transpose:
 
 def _check(api: str, self: aclTensor, out: aclTensor) -> None:
     soc = current_l2().op.soc
+    supported: tuple[int, ...]
     if soc.short_soc_version in REGBASE_SOCS:
         supported = NONZERO_DTYPES_REGBASE
     else:
