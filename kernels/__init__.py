@@ -29,6 +29,7 @@ from emulator.kernels.math import (
     greater,
     inplace_copy,
     layer_norm,
+    masked_select,
     matmul,
     mul,
     permute,
@@ -99,6 +100,7 @@ OP_MODULES = (
     stack,
     slice,
     nonzero,
+    masked_select,
     # AI CPU ops
     search_sorted,
     cummax,

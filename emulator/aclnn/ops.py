@@ -142,6 +142,8 @@ aclnnSliceGetWorkspaceSize: Phase1 = phase1("aclnnSlice")
 aclnnSlice: Phase2 = phase2("aclnnSlice")
 aclnnNonzeroGetWorkspaceSize: Phase1 = phase1("aclnnNonzero")
 aclnnNonzero: Phase2 = phase2("aclnnNonzero")
+aclnnMaskedSelectGetWorkspaceSize: Phase1 = phase1("aclnnMaskedSelect")
+aclnnMaskedSelect: Phase2 = phase2("aclnnMaskedSelect")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -284,6 +286,8 @@ __all__ = [
     "aclnnSlice",
     "aclnnNonzeroGetWorkspaceSize",
     "aclnnNonzero",
+    "aclnnMaskedSelectGetWorkspaceSize",
+    "aclnnMaskedSelect",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

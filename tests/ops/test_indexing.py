@@ -904,3 +904,80 @@ def test_nonzero_on_310p_runs_on_ai_cpu_without_bfloat16() -> None:
         )
         assert ret == 0 and launched(executor) == ["NonZero(AI CPU)"]
         assert_exact(nonzero_result(out), np.array([[1], [3]], np.int64))
+
+
+# -- aclnnMaskedSelect ----------------------------------------------------------------------------
+MASKED_DTYPES = (F32, I32, I64, F16, I16, I8, U8, F64, BOOL, BF16)
+
+
+def masked_select(stream: int, x: npu.Tensor, mask: npu.Tensor, out: npu.Tensor) -> tuple[int, Any]:
+    return two_phase(stream, A.aclnnMaskedSelectGetWorkspaceSize, A.aclnnMaskedSelect, x.handle, mask.handle,
+                     out.handle)  # fmt: skip
+
+
+def test_masked_select_documented_example(stream: int) -> None:
+    """self [4, 2] = 0..7, mask true on the second half, out allocated [8]: out's view becomes [4] = 4..7."""
+    host = np.arange(8, dtype=np.float32).reshape(4, 2)
+    mask = device_tensor(np.repeat([False, True], 4).reshape(4, 2), BOOL)
+    out = zeros((8,), F32)
+    ret, executor = masked_select(stream, device_tensor(host, F32), mask, out)
+    assert ret == 0 and launched(executor) == ["MaskedSelectV3"]
+    assert A.aclGetViewShape(out.handle)[0] == [4]
+    assert_exact(nonzero_result(out), np.array([4, 5, 6, 7], np.float32))
+
+
+@pytest.mark.parametrize("dtype", MASKED_DTYPES, ids=NAMES.get)
+def test_masked_select_every_dtype_with_broadcast(stream: int, dtype: int) -> None:
+    """self [3, 1, 4] and a uint8 mask [5, 1] broadcast to [3, 5, 4]; both are broadcast before the kernel."""
+    host = random_array((3, 1, 4), dtype, seed=33)
+    keep = (np.arange(5) % 2).astype(np.uint8).reshape(5, 1)
+    out = zeros((60,), dtype)
+    ret, executor = masked_select(stream, device_tensor(host, dtype), device_tensor(keep, U8), out)
+    assert ret == 0
+    names = [name.removesuffix("(AI CPU)") for name in launched(executor)]  # BroadcastTo's own dtype split
+    assert names[-3:] == ["BroadcastTo", "BroadcastTo", "MaskedSelectV3"]
+    shape = (3, 5, 4)
+    golden = np.broadcast_to(host, shape)[np.broadcast_to(keep != 0, shape)]
+    assert_exact(nonzero_result(out), golden)
+
+
+def test_masked_select_casts_strides_large_and_empty(stream: int) -> None:
+    """self int32 into a float32 out (Cast first), a strided self, 100 000 elements, an empty mask."""
+    storage = random_array((300, 700), I32, seed=34)
+    x = device_tensor(storage, I32, shape=(500, 200), strides=(1, 1000), offset=3)
+    keep = random_array((500, 200), BOOL, seed=35)
+    out = zeros((100_000,), F32)
+    assert masked_select(stream, x, device_tensor(keep, BOOL), out)[0] == 0
+    assert_exact(nonzero_result(out), strided_view(storage, (500, 200), (1, 1000), 3)[keep].astype(np.float32))
+    ret, executor = masked_select(stream, zeros((0, 2), F32), device_tensor(np.zeros((2,), bool), BOOL),
+                                  zeros((0,), F32))  # fmt: skip
+    assert ret == 0 and launched(executor) == []
+
+
+def test_masked_select_on_310p_runs_the_ai_cpu_kernel() -> None:
+    """Off A2 / RegBase the AI CPU MaskedSelect broadcasts by itself (no BroadcastTo)."""
+    with on_soc("Ascend310P3"), npu.Session() as session:
+        assert session.stream is not None
+        host = np.array([[1, 2, 3]], np.float32)
+        keep = session.tensor(np.array([[True], [False]]), BOOL)
+        out = session.tensor(np.zeros((6,), np.float32), F32)
+        ret, executor = masked_select(int(session.stream), session.tensor(host, F32), keep, out)
+        assert ret == 0 and launched(executor) == ["MaskedSelect(AI CPU)"]
+        assert_exact(nonzero_result(out), np.array([1, 2, 3], np.float32))
+
+
+def test_masked_select_null_and_invalid(stream: int) -> None:
+    x, keep, out = zeros((2, 2), F32), device_tensor(np.ones((2, 2), bool), BOOL), zeros((4,), F32)
+    phase1 = A.aclnnMaskedSelectGetWorkspaceSize
+    rejects(phase1(None, keep.handle, out.handle)[2], NULLPTR, "self")
+    rejects(phase1(x.handle, None, out.handle)[2], NULLPTR, "mask")
+    rejects(phase1(x.handle, keep.handle, None)[2], NULLPTR, "out")
+    c64 = device_tensor(np.zeros((2, 2), np.complex64), C64)
+    rejects(phase1(c64.handle, keep.handle, out.handle)[2], INVALID, "self dtype")
+    rejects(phase1(x.handle, zeros((2, 2), F32).handle, out.handle)[2], INVALID, "mask dtype")
+    rejects(phase1(x.handle, keep.handle, zeros((4,), C64).handle)[2], INVALID, "out dtype")
+    rejects(phase1(zeros((1,) * 9, F32).handle, keep.handle, out.handle)[2], INVALID, "self has 9 dims")
+    bad_mask = device_tensor(np.ones((3,), bool), BOOL)
+    rejects(phase1(x.handle, bad_mask.handle, out.handle)[2], INVALID, "cannot broadcast")
+    rejects(phase1(x.handle, keep.handle, zeros((2, 2), F32).handle)[2], INVALID, "1 dimension(s), but got 2")
+    rejects(phase1(x.handle, keep.handle, zeros((5,), F32).handle)[2], INVALID, "y.shape: 5, broadcastShape.shape: 4")
