@@ -32,6 +32,7 @@ from emulator.kernels.math import (
     masked_select,
     matmul,
     mul,
+    one_hot,
     permute,
     reduce_common,
     reduce_mean,
@@ -101,6 +102,7 @@ OP_MODULES = (
     slice,
     nonzero,
     masked_select,
+    one_hot,
     # AI CPU ops
     search_sorted,
     cummax,

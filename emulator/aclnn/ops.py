@@ -144,6 +144,8 @@ aclnnNonzeroGetWorkspaceSize: Phase1 = phase1("aclnnNonzero")
 aclnnNonzero: Phase2 = phase2("aclnnNonzero")
 aclnnMaskedSelectGetWorkspaceSize: Phase1 = phase1("aclnnMaskedSelect")
 aclnnMaskedSelect: Phase2 = phase2("aclnnMaskedSelect")
+aclnnOneHotGetWorkspaceSize: Phase1 = phase1("aclnnOneHot")
+aclnnOneHot: Phase2 = phase2("aclnnOneHot")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -288,6 +290,8 @@ __all__ = [
     "aclnnNonzero",
     "aclnnMaskedSelectGetWorkspaceSize",
     "aclnnMaskedSelect",
+    "aclnnOneHotGetWorkspaceSize",
+    "aclnnOneHot",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

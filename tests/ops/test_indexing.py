@@ -981,3 +981,83 @@ def test_masked_select_null_and_invalid(stream: int) -> None:
     rejects(phase1(x.handle, bad_mask.handle, out.handle)[2], INVALID, "cannot broadcast")
     rejects(phase1(x.handle, keep.handle, zeros((2, 2), F32).handle)[2], INVALID, "1 dimension(s), but got 2")
     rejects(phase1(x.handle, keep.handle, zeros((5,), F32).handle)[2], INVALID, "y.shape: 5, broadcastShape.shape: 4")
+
+
+# -- aclnnOneHot ----------------------------------------------------------------------------------
+def one_hot(stream: int, x: npu.Tensor, classes: int, on: npu.Tensor, off: npu.Tensor, axis: int,
+            out: npu.Tensor) -> tuple[int, Any]:  # fmt: skip
+    return two_phase(stream, A.aclnnOneHotGetWorkspaceSize, A.aclnnOneHot, x.handle, classes, on.handle, off.handle,
+                     axis, out.handle)  # fmt: skip
+
+
+def golden_one_hot(labels: np.ndarray, classes: int, axis: int, on: Any, off: Any, dtype: np.dtype) -> np.ndarray:
+    hot = labels[..., None] == np.arange(classes)
+    result = np.where(hot, on, off).astype(dtype)
+    return np.moveaxis(result, -1, axis if axis >= 0 else -1)
+
+
+def test_one_hot_documented_example(stream: int) -> None:
+    """int32 self [4, 2] = 0 1 2 3 3 2 1 0, numClasses 4, on 1, off 0, axis -1: out [4, 2, 4]."""
+    labels = np.array([0, 1, 2, 3, 3, 2, 1, 0], np.int32).reshape(4, 2)
+    on, off = device_tensor(np.array([1], np.int32), I32), device_tensor(np.array([0], np.int32), I32)
+    out = zeros((4, 2, 4), I32)
+    ret, executor = one_hot(stream, device_tensor(labels, I32), 4, on, off, -1, out)
+    assert ret == 0 and launched(executor) == ["OneHot"]
+    assert_exact(out.storage(), golden_one_hot(labels, 4, -1, 1, 0, np.dtype(np.int32)))
+
+
+@pytest.mark.parametrize("value_dtype", [F16, F32, I32, I64], ids=NAMES.get)
+@pytest.mark.parametrize("index_dtype", [I32, I64], ids=NAMES.get)
+@pytest.mark.parametrize("axis", [0, 1, 2, -1])
+def test_one_hot_dtypes_and_axes(stream: int, index_dtype: int, value_dtype: int, axis: int) -> None:
+    """Labels outside [0, numClasses) give offValue everywhere."""
+    labels = np.array([[0, 4, -1], [2, 1, 3]], np_dtype(index_dtype))
+    dtype = np_dtype(value_dtype)
+    on = device_tensor(np.array([5], dtype), value_dtype)
+    off = device_tensor(np.array([-2], dtype), value_dtype)
+    golden = golden_one_hot(labels, 4, axis, 5, -2, dtype)
+    out = zeros(golden.shape, value_dtype)
+    assert one_hot(stream, device_tensor(labels, index_dtype), 4, on, off, axis, out)[0] == 0
+    assert_exact(out.storage(), golden)
+
+
+def test_one_hot_large_strided_and_empty(stream: int) -> None:
+    storage = np.random.default_rng(2).integers(0, 100, (500, 400)).astype(np.int64)
+    x = device_tensor(storage, I64, shape=(400, 250), strides=(1, 800))
+    on, off = device_tensor(np.array([1], np.float32), F32), device_tensor(np.array([0], np.float32), F32)
+    out = zeros((400, 250, 2), F32)
+    assert one_hot(stream, x, 2, on, off, -1, out)[0] == 0
+    assert_exact(out.storage(), golden_one_hot(strided_view(storage, (400, 250), (1, 800)), 2, -1, 1, 0,
+                                               np.dtype(np.float32)))  # fmt: skip
+    ret, executor = one_hot(stream, zeros((0, 2), I64), 3, on, off, -1, zeros((0, 2, 3), F32))
+    assert ret == 0 and launched(executor) == []
+    ret, executor = one_hot(stream, zeros((2,), I64), 0, on, off, -1, zeros((2, 0), F32))
+    assert ret == 0 and launched(executor) == []
+
+
+def test_one_hot_null_and_invalid(stream: int) -> None:
+    x, on, off = (
+        zeros((2,), I32),
+        device_tensor(np.array([1], np.int32), I32),
+        device_tensor(np.array([0], np.int32), I32),
+    )
+    out = zeros((2, 3), I32)
+    phase1 = A.aclnnOneHotGetWorkspaceSize
+    for args, name in (((None, 3, on.handle, off.handle, -1, out.handle), "self"),
+                       ((x.handle, 3, None, off.handle, -1, out.handle), "onValue"),
+                       ((x.handle, 3, on.handle, None, -1, out.handle), "offValue"),
+                       ((x.handle, 3, on.handle, off.handle, -1, None), "out")):  # fmt: skip
+        rejects(phase1(*args)[2], NULLPTR, name)
+    f32 = zeros((2,), F32)
+    rejects(phase1(f32.handle, 3, on.handle, off.handle, -1, out.handle)[2], INVALID, "self dtype")
+    rejects(phase1(x.handle, 3, on.handle, off.handle, -1, zeros((2, 3), BOOL).handle)[2], INVALID, "out dtype")
+    on64 = device_tensor(np.array([1], np.int64), I64)
+    rejects(phase1(x.handle, 3, on64.handle, off.handle, -1, out.handle)[2], INVALID, "onValue dtype")
+    rejects(phase1(zeros((1,) * 9, I32).handle, 3, on.handle, off.handle, -1, out.handle)[2], INVALID, "9 dims")
+    rejects(phase1(x.handle, -1, on.handle, off.handle, -1, out.handle)[2], INVALID, "greater and equal than 0")
+    rejects(phase1(zeros((0,), I32).handle, 0, on.handle, off.handle, -1, zeros((0, 0), I32).handle)[2], INVALID,
+            "greater than 0, but got 0")  # fmt: skip
+    rejects(phase1(x.handle, 3, on.handle, off.handle, -2, out.handle)[2], INVALID, "greater and equal than -1")
+    rejects(phase1(x.handle, 3, on.handle, off.handle, 2, out.handle)[2], INVALID, "lower and equal than 1")
+    rejects(phase1(x.handle, 3, on.handle, off.handle, -1, zeros((6,), I32).handle)[2], INVALID, "2 dimension(s)")
+    rejects(phase1(x.handle, 3, on.handle, off.handle, 0, out.handle)[2], INVALID, "should be [3, 2]")
