@@ -52,7 +52,7 @@ from emulator.kernels.math import (
     triu,
     zero,
 )
-from emulator.kernels.nn import gather_v2, index_select, nonzero
+from emulator.kernels.nn import gather_v2, index_fill_tensor, index_select, nonzero
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
 
@@ -103,6 +103,7 @@ OP_MODULES = (
     nonzero,
     masked_select,
     one_hot,
+    index_fill_tensor,
     # AI CPU ops
     search_sorted,
     cummax,

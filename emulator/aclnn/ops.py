@@ -146,6 +146,10 @@ aclnnMaskedSelectGetWorkspaceSize: Phase1 = phase1("aclnnMaskedSelect")
 aclnnMaskedSelect: Phase2 = phase2("aclnnMaskedSelect")
 aclnnOneHotGetWorkspaceSize: Phase1 = phase1("aclnnOneHot")
 aclnnOneHot: Phase2 = phase2("aclnnOneHot")
+aclnnIndexFillTensorGetWorkspaceSize: Phase1 = phase1("aclnnIndexFillTensor")
+aclnnIndexFillTensor: Phase2 = phase2("aclnnIndexFillTensor")
+aclnnInplaceIndexFillTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceIndexFillTensor")
+aclnnInplaceIndexFillTensor: Phase2 = phase2("aclnnInplaceIndexFillTensor")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnCummaxGetWorkspaceSize: Phase1 = phase1("aclnnCummax")
@@ -292,6 +296,10 @@ __all__ = [
     "aclnnMaskedSelect",
     "aclnnOneHotGetWorkspaceSize",
     "aclnnOneHot",
+    "aclnnIndexFillTensorGetWorkspaceSize",
+    "aclnnIndexFillTensor",
+    "aclnnInplaceIndexFillTensorGetWorkspaceSize",
+    "aclnnInplaceIndexFillTensor",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnCummaxGetWorkspaceSize",

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from device_helpers import device_tensor
+from device_helpers import device_tensor, session
 from test_data_ops import assert_exact, launched, np_dtype, random_array, run, strided_view, zeros
 
 from emulator import acl, aclnn, npu, process
@@ -1061,3 +1061,114 @@ def test_one_hot_null_and_invalid(stream: int) -> None:
     rejects(phase1(x.handle, 3, on.handle, off.handle, 2, out.handle)[2], INVALID, "lower and equal than 1")
     rejects(phase1(x.handle, 3, on.handle, off.handle, -1, zeros((6,), I32).handle)[2], INVALID, "2 dimension(s)")
     rejects(phase1(x.handle, 3, on.handle, off.handle, 0, out.handle)[2], INVALID, "should be [3, 2]")
+
+
+# -- aclnnIndexFillTensor / aclnnInplaceIndexFillTensor --------------------------------------------
+FILL_DTYPES = (I32, F16, F32, I64, BOOL, BF16)
+
+
+def session_scalar(value: Any, dtype: int) -> Any:
+    """An aclScalar of ``dtype`` owned by the test's session."""
+    return session().scalar(value, dtype).handle
+
+
+def golden_fill(host: np.ndarray, dim: int, index: Sequence[int], value: Any) -> np.ndarray:
+    result = host.copy()
+    if host.ndim == 0:
+        return np.array(value, host.dtype)
+    moved = np.moveaxis(result, dim, 0)
+    moved[list(index)] = np.float32(value)
+    return result
+
+
+def test_index_fill_tensor_documented_example(stream: int) -> None:
+    """self [3, 3] = 0..8, dim 1, index [0], value 10.0: column 0 becomes 10 (in place and out of place)."""
+    host = np.arange(9, dtype=np.float32).reshape(3, 3)
+    x, out = device_tensor(host, F32), zeros((3, 3), F32)
+    value, index = session_scalar(10.0, F32), A.aclCreateIntArray([0], 1)
+    ret, executor = two_phase(stream, A.aclnnIndexFillTensorGetWorkspaceSize, A.aclnnIndexFillTensor, x.handle, 1,
+                              index, value, out.handle)  # fmt: skip
+    assert ret == 0
+    assert launched(executor) == ["CopyToNpu", "CopyToNpu", "IndexFillD"]
+    assert_exact(out.storage(), golden_fill(host, 1, [0], 10))
+    ret, _ = two_phase(stream, A.aclnnInplaceIndexFillTensorGetWorkspaceSize, A.aclnnInplaceIndexFillTensor,
+                       x.handle, 1, index, value)  # fmt: skip
+    assert ret == 0
+    assert_exact(x.storage(), golden_fill(host, 1, [0], 10))
+
+
+@pytest.mark.parametrize("dtype", FILL_DTYPES, ids=NAMES.get)
+def test_index_fill_tensor_every_dtype(stream: int, dtype: int) -> None:
+    """Each A2 dtype; negative indices count from the end; the value goes through float32."""
+    host = random_array((3, 4, 2), dtype, seed=36)
+    x = device_tensor(host, dtype)
+    fill = 1 if dtype == BOOL else 3
+    index = A.aclCreateIntArray([-1, 0], 2)
+    ret, _ = two_phase(stream, A.aclnnInplaceIndexFillTensorGetWorkspaceSize, A.aclnnInplaceIndexFillTensor,
+                       x.handle, -2, index, session_scalar(fill, I64))  # fmt: skip
+    assert ret == 0
+    golden = host.copy()
+    golden[:, [3, 0]] = fill
+    assert_exact(x.storage(), golden)
+
+
+def test_index_fill_tensor_float32_rounding_strides_and_empty(stream: int) -> None:
+    """An int64 fill of 2^24 + 1 is rounded through float32 (as ToFloat does); a strided out; empty cases."""
+    host = np.zeros((2, 3), np.int64)
+    out = zeros((2, 3), I64)
+    ret, _ = two_phase(stream, A.aclnnIndexFillTensorGetWorkspaceSize, A.aclnnIndexFillTensor,
+                       device_tensor(host, I64).handle, 0, A.aclCreateIntArray([1], 1),
+                       session_scalar(2**24 + 1, I64), out.handle)  # fmt: skip
+    assert ret == 0
+    assert out.storage().tolist() == [[0, 0, 0], [2**24] * 3]
+    storage = np.full((4, 6), -1, np.float32)
+    strided = device_tensor(storage, F32, shape=(4, 3), strides=(6, 2))
+    src = random_array((4, 3), F32, seed=37)
+    ret, _ = two_phase(stream, A.aclnnIndexFillTensorGetWorkspaceSize, A.aclnnIndexFillTensor,
+                       device_tensor(src, F32).handle, 0, A.aclCreateIntArray([2], 1), session_scalar(0.5, F32),
+                       strided.handle)  # fmt: skip
+    assert ret == 0
+    golden = storage.copy()
+    golden[:, ::2] = golden_fill(src, 0, [2], 0.5)
+    assert_exact(strided.storage(), golden)
+    empty_index = A.aclCreateIntArray([], 0)
+    out = zeros((4, 3), F32)
+    ret, executor = two_phase(
+        stream,
+        A.aclnnIndexFillTensorGetWorkspaceSize,
+        A.aclnnIndexFillTensor,
+        device_tensor(src, F32).handle,
+        0,
+        empty_index,
+        session_scalar(1.0, F32),
+        out.handle,
+    )
+    assert ret == 0 and "IndexFillD" not in launched(executor)
+    assert_exact(out.storage(), src)
+    ws, executor, ret = A.aclnnInplaceIndexFillTensorGetWorkspaceSize(zeros((0, 2), F32).handle, 0,
+                                                                      A.aclCreateIntArray([5], 1),
+                                                                      session_scalar(1.0, F32))  # fmt: skip
+    assert (ws, ret) == (0, 0) and launched(executor) == []
+
+
+def test_index_fill_tensor_null_and_invalid(stream: int) -> None:
+    x, one, value = zeros((2, 3), F32), A.aclCreateIntArray([1], 1), session_scalar(1.0, F32)
+    phase1 = A.aclnnIndexFillTensorGetWorkspaceSize
+    cases = (
+        ((None, 0, one, value, x.handle), "self"),
+        ((x.handle, 0, None, value, x.handle), "index"),
+        ((x.handle, 0, one, None, x.handle), "value"),
+        ((x.handle, 0, one, value, None), "out"),
+    )
+    for args, name in cases:
+        rejects(phase1(*args)[2], NULLPTR, name)
+    rejects(phase1(zeros((2,), U8).handle, 0, one, value, zeros((2,), U8).handle)[2], INVALID, "self dtype")
+    rejects(phase1(x.handle, 0, one, value, zeros((2, 3), F16).handle)[2], INVALID, "out dtype")
+    rejects(phase1(x.handle, 0, one, value, zeros((3, 2), F32).handle)[2], INVALID, "should be the same")
+    rejects(phase1(zeros((1,) * 9, F32).handle, 0, A.aclCreateIntArray([0], 1), value,
+                   zeros((1,) * 9, F32).handle)[2], INVALID, "more than 8")  # fmt: skip
+    rejects(phase1(x.handle, 2, one, value, x.handle)[2], INVALID, "greater than self dim[2]")
+    rejects(phase1(x.handle, -3, one, value, x.handle)[2], INVALID, "abs(input dim[-3])")
+    rejects(phase1(x.handle, 0, A.aclCreateIntArray([2], 1), value, x.handle)[2], INVALID, "Index value[2]")
+    rejects(phase1(x.handle, 0, A.aclCreateIntArray([-3], 1), value, x.handle)[2], INVALID, "Index value[-3]")
+    rejects(phase1(x.handle, 0, one, session_scalar(1j, C64), x.handle)[2], INVALID, "complex")
