@@ -126,6 +126,8 @@ aclnnInplaceTriuGetWorkspaceSize: Phase1 = phase1("aclnnInplaceTriu")
 aclnnInplaceTriu: Phase2 = phase2("aclnnInplaceTriu")
 aclnnTrilGetWorkspaceSize: Phase1 = phase1("aclnnTril")
 aclnnTril: Phase2 = phase2("aclnnTril")
+aclnnInplaceTrilGetWorkspaceSize: Phase1 = phase1("aclnnInplaceTril")
+aclnnInplaceTril: Phase2 = phase2("aclnnInplaceTril")
 aclnnRollGetWorkspaceSize: Phase1 = phase1("aclnnRoll")
 aclnnRoll: Phase2 = phase2("aclnnRoll")
 aclnnRepeatGetWorkspaceSize: Phase1 = phase1("aclnnRepeat")
@@ -276,6 +278,8 @@ __all__ = [
     "aclnnInplaceTriu",
     "aclnnTrilGetWorkspaceSize",
     "aclnnTril",
+    "aclnnInplaceTrilGetWorkspaceSize",
+    "aclnnInplaceTril",
     "aclnnRollGetWorkspaceSize",
     "aclnnRoll",
     "aclnnRepeatGetWorkspaceSize",

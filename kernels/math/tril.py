@@ -1,4 +1,4 @@
-"""aclnnTril (ops-math conversion/tril): the lower triangle of the last two axes.
+"""aclnnTril / aclnnInplaceTril (ops-math conversion/tril): the lower triangle of the last two axes.
 
 L2 as the real op is written (it differs from Triu's in its checks): null checks (161001); self's
 and out's dtypes both in the SoC's list and equal; self and out in different storage formats (a
@@ -26,13 +26,8 @@ from emulator.opdev.checks import check_dtype, check_not_null, check_param, chec
 TRIL = triangle_impl("Tril", lambda offset, diagonal: offset <= diagonal, TRIU_DTYPES_A2)
 
 
-@l2_api
-def aclnnTrilGetWorkspaceSize(
-    self: aclTensor | None, diagonal: int, out: aclTensor | None
-) -> tuple[int, aclOpExecutor | None, int]:
-    """aclnnStatus aclnnTrilGetWorkspaceSize(const aclTensor* self, int64_t diagonal, aclTensor* out,
-    uint64_t* workspaceSize, aclOpExecutor** executor)"""
-    api = "aclnnTril"
+def _tril(self: aclTensor | None, diagonal: int, out: aclTensor | None) -> tuple[int, aclOpExecutor, int]:
+    api = "aclnnTril"  # the in-place entry calls the out-of-place one, so its texts name aclnnTril too
     check_not_null(api, self=self, out=out)
     assert self is not None and out is not None
     supported = soc_dtypes(TRIU_DTYPES_A2, TRIU_DTYPES_910, TRIU_DTYPES_REGBASE)
@@ -48,6 +43,22 @@ def aclnnTrilGetWorkspaceSize(
         executor = unique.get()
         run_triangle(TRIL, self, int(diagonal), out, executor)
         return unique.release(executor.get_workspace_size())
+
+
+@l2_api
+def aclnnTrilGetWorkspaceSize(
+    self: aclTensor | None, diagonal: int, out: aclTensor | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnTrilGetWorkspaceSize(const aclTensor* self, int64_t diagonal, aclTensor* out,
+    uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    return _tril(self, diagonal, out)
+
+
+@l2_api
+def aclnnInplaceTrilGetWorkspaceSize(selfRef: aclTensor | None, diagonal: int) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnInplaceTrilGetWorkspaceSize(const aclTensor* selfRef, int64_t diagonal,
+    uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    return _tril(selfRef, diagonal, selfRef)
 
 
 OPS = (TRIL,)

@@ -74,8 +74,14 @@ def test_tril_documented_example(stream: int) -> None:
     """The example's 3x3 int32 matrix 1..9 with diagonal 0."""
     values = np.arange(1, 10, dtype=np.int32).reshape(3, 3)
     out = device_tensor(values.copy(), I32)
-    assert triangle(stream, "aclnnTril", device_tensor(values, I32), 0, out)[0] == 0
-    assert_exact(out.storage(), np.array([[1, 0, 0], [4, 5, 0], [7, 8, 9]], np.int32))
+    x = device_tensor(values, I32)
+    assert triangle(stream, "aclnnTril", x, 0, out)[0] == 0
+    golden = np.array([[1, 0, 0], [4, 5, 0], [7, 8, 9]], np.int32)
+    assert_exact(out.storage(), golden)
+    ws, executor, ret = A.aclnnInplaceTrilGetWorkspaceSize(x.handle, 0)
+    assert ret == 0 and run(A.aclnnInplaceTril, ws, executor, stream) == 0
+    assert_exact(x.storage(), golden)
+    rejects(A.aclnnInplaceTrilGetWorkspaceSize(None, 0)[2], NULLPTR, "aclnnTril", "self")
 
 
 @pytest.mark.parametrize("dtype", TRIU_DTYPES, ids=NAMES.get)
