@@ -50,6 +50,7 @@ STACK_DTYPES = (D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_
 STACK_DTYPES_A2 = (*STACK_DTYPES, D.DT_BF16)
 PACK_AICORE = tuple(d for d in STACK_DTYPES_A2 if d != D.DT_COMPLEX128)
 MAX_INPUTS = 32
+PARAM_ERROR = "EZ1001"  # a parameter check's text, reported with the 561103 the real check returns
 
 
 def pack_attrs(signature: KernelSignature) -> ConcatAttrs:
@@ -139,9 +140,9 @@ def aclnnStackGetWorkspaceSize(
     with create_executor() as unique:
         executor = unique.get()
         if tensors is None:
-            raise AclnnInnerNullptr(f"{api}: Input of aclnnStack should not be null.", msg_id="EZ9999")
+            raise AclnnInnerNullptr(f"{api}: Input of aclnnStack should not be null.", msg_id=PARAM_ERROR)
         if out is None:
-            raise AclnnInnerNullptr(f"{api}: expected out not to be a null pointer.", msg_id="EZ9999")
+            raise AclnnInnerNullptr(f"{api}: expected out not to be a null pointer.", msg_id=PARAM_ERROR)
         members: list[aclTensor] = []
         for i, tensor in enumerate(tensors.values):
             check_not_null(api, **{f"tensors[{i}]": tensor})
