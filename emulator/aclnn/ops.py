@@ -120,6 +120,38 @@ aclnnInplaceZeroGetWorkspaceSize: Phase1 = phase1("aclnnInplaceZero")
 aclnnInplaceZero: Phase2 = phase2("aclnnInplaceZero")
 aclnnCatGetWorkspaceSize: Phase1 = phase1("aclnnCat")
 aclnnCat: Phase2 = phase2("aclnnCat")
+aclnnTriuGetWorkspaceSize: Phase1 = phase1("aclnnTriu")
+aclnnTriu: Phase2 = phase2("aclnnTriu")
+aclnnInplaceTriuGetWorkspaceSize: Phase1 = phase1("aclnnInplaceTriu")
+aclnnInplaceTriu: Phase2 = phase2("aclnnInplaceTriu")
+aclnnTrilGetWorkspaceSize: Phase1 = phase1("aclnnTril")
+aclnnTril: Phase2 = phase2("aclnnTril")
+aclnnInplaceTrilGetWorkspaceSize: Phase1 = phase1("aclnnInplaceTril")
+aclnnInplaceTril: Phase2 = phase2("aclnnInplaceTril")
+aclnnRollGetWorkspaceSize: Phase1 = phase1("aclnnRoll")
+aclnnRoll: Phase2 = phase2("aclnnRoll")
+aclnnRepeatGetWorkspaceSize: Phase1 = phase1("aclnnRepeat")
+aclnnRepeat: Phase2 = phase2("aclnnRepeat")
+aclnnGatherV2GetWorkspaceSize: Phase1 = phase1("aclnnGatherV2")
+aclnnGatherV2: Phase2 = phase2("aclnnGatherV2")
+aclnnIndexSelectGetWorkspaceSize: Phase1 = phase1("aclnnIndexSelect")
+aclnnIndexSelect: Phase2 = phase2("aclnnIndexSelect")
+aclnnSWhereGetWorkspaceSize: Phase1 = phase1("aclnnSWhere")
+aclnnSWhere: Phase2 = phase2("aclnnSWhere")
+aclnnStackGetWorkspaceSize: Phase1 = phase1("aclnnStack")
+aclnnStack: Phase2 = phase2("aclnnStack")
+aclnnSliceGetWorkspaceSize: Phase1 = phase1("aclnnSlice")
+aclnnSlice: Phase2 = phase2("aclnnSlice")
+aclnnNonzeroGetWorkspaceSize: Phase1 = phase1("aclnnNonzero")
+aclnnNonzero: Phase2 = phase2("aclnnNonzero")
+aclnnMaskedSelectGetWorkspaceSize: Phase1 = phase1("aclnnMaskedSelect")
+aclnnMaskedSelect: Phase2 = phase2("aclnnMaskedSelect")
+aclnnOneHotGetWorkspaceSize: Phase1 = phase1("aclnnOneHot")
+aclnnOneHot: Phase2 = phase2("aclnnOneHot")
+aclnnIndexFillTensorGetWorkspaceSize: Phase1 = phase1("aclnnIndexFillTensor")
+aclnnIndexFillTensor: Phase2 = phase2("aclnnIndexFillTensor")
+aclnnInplaceIndexFillTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceIndexFillTensor")
+aclnnInplaceIndexFillTensor: Phase2 = phase2("aclnnInplaceIndexFillTensor")
 aclnnSearchSortedGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorted")
 aclnnSearchSorted: Phase2 = phase2("aclnnSearchSorted")
 aclnnSearchSortedsGetWorkspaceSize: Phase1 = phase1("aclnnSearchSorteds")
@@ -380,6 +412,38 @@ __all__ = [
     "aclnnInplaceZero",
     "aclnnCatGetWorkspaceSize",
     "aclnnCat",
+    "aclnnTriuGetWorkspaceSize",
+    "aclnnTriu",
+    "aclnnInplaceTriuGetWorkspaceSize",
+    "aclnnInplaceTriu",
+    "aclnnTrilGetWorkspaceSize",
+    "aclnnTril",
+    "aclnnInplaceTrilGetWorkspaceSize",
+    "aclnnInplaceTril",
+    "aclnnRollGetWorkspaceSize",
+    "aclnnRoll",
+    "aclnnRepeatGetWorkspaceSize",
+    "aclnnRepeat",
+    "aclnnGatherV2GetWorkspaceSize",
+    "aclnnGatherV2",
+    "aclnnIndexSelectGetWorkspaceSize",
+    "aclnnIndexSelect",
+    "aclnnSWhereGetWorkspaceSize",
+    "aclnnSWhere",
+    "aclnnStackGetWorkspaceSize",
+    "aclnnStack",
+    "aclnnSliceGetWorkspaceSize",
+    "aclnnSlice",
+    "aclnnNonzeroGetWorkspaceSize",
+    "aclnnNonzero",
+    "aclnnMaskedSelectGetWorkspaceSize",
+    "aclnnMaskedSelect",
+    "aclnnOneHotGetWorkspaceSize",
+    "aclnnOneHot",
+    "aclnnIndexFillTensorGetWorkspaceSize",
+    "aclnnIndexFillTensor",
+    "aclnnInplaceIndexFillTensorGetWorkspaceSize",
+    "aclnnInplaceIndexFillTensor",
     "aclnnSearchSortedGetWorkspaceSize",
     "aclnnSearchSorted",
     "aclnnSearchSortedsGetWorkspaceSize",

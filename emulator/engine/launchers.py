@@ -30,7 +30,7 @@ from emulator.engine.tiling import KernelSignature, OpImpl, PlatformInfo, Tensor
 from emulator.errors import AclnnError
 from emulator.meta.describe import contents
 from emulator.meta.dtypes import numpy_dtype
-from emulator.meta.objects import aclTensor
+from emulator.meta.objects import aclTensor, contiguous_strides
 from emulator.tracking import ResourceKind
 
 if TYPE_CHECKING:
@@ -243,6 +243,7 @@ class AiCoreLauncher(Launcher):
             ),
             ctx.stream,
         )
+        apply_out_shapes(ctx, self.pack)
 
     def _itemsizes(self) -> list[int]:
         sizes = []
@@ -264,6 +265,39 @@ class AiCoreLauncher(Launcher):
 
     def repeatable(self, executor: aclOpExecutor) -> bool:
         return not self.pack.outshape
+
+
+SHAPE_BLOCK = 9  # [rank, d0, ..., d7] per updated output
+RANK_MASK = 0xFFFFFFFF7FFFFFFF
+
+
+def apply_out_shapes(ctx: RunContext, pack: ArgPack) -> None:
+    """OP_OUTSHAPE: after the kernel, sync the stream, read the shape tensor back and give output ``i``
+    of each pair the decoded dims as its view, storage and origin shape (a data-dependent output).
+    The emulator uses the same record for the AI CPU kernels whose output shape depends on their data
+    (the real ones report it through the task's extended info)."""
+    if not pack.outshape:
+        return
+    outputs = flatten(pack.outputs)
+    ctx.device.synchronize_stream(ctx.stream)
+    for j, (shape_tensor, index) in enumerate(pack.outshape):
+        np_dtype = numpy_dtype(shape_tensor.dtype) or np.dtype(np.int64)
+        count = min(shape_tensor.numel, SHAPE_BLOCK * (j + 1))  # A2 kernels get rank + 1 elements, not 9
+        block = np.zeros(max(count, 1), dtype=np_dtype)
+        ctx.device.copy(block.ctypes.data, ctx.address_of(shape_tensor), block.nbytes, Direction.D2H, None)
+        record = block[SHAPE_BLOCK * j :].astype(np.int64)
+        if not record.size:
+            continue
+        rank = int(record[0])
+        if np_dtype == np.int64 and rank > 0:
+            rank &= RANK_MASK
+        target = outputs[index] if index < len(outputs) else None
+        if rank <= 0 or rank >= record.size or target is None:
+            log.warning("engine.outshape_ignored", rank=rank, index=index)
+            continue
+        shape = tuple(int(d) for d in record[1 : rank + 1])
+        target.view_shape = target.storage_shape = target.origin_shape = shape
+        target.strides = contiguous_strides(shape)
 
 
 def _memset_tensor(ctx: RunContext, tensor: aclTensor, param: dict[str, Any]) -> None:
@@ -319,6 +353,7 @@ class AicpuLauncher(Launcher):
             ),
             ctx.stream,
         )
+        apply_out_shapes(ctx, self.pack)
         if ctx.executor.repeat_mode is not RepeatMode.REPEAT:
             self.task.in_use = False
 

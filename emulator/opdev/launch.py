@@ -71,8 +71,8 @@ def add_to_launcher_list_aicpu(
     state = executor.ctx.aclnn
     task = state.aicpu.task(impl.op_type, flatten(pack.inputs), pack.attr_values, attr_names)
     executor.add_launcher(AicpuLauncher(impl, pack, task, one_shot=task.one_shot))
-    executor.abandon_cache(disable_repeat=task.one_shot)
-    executor.add_node(impl.op_type, pack.inputs, pack.outputs, pack.workspace)
+    executor.abandon_cache(disable_repeat=task.one_shot or bool(pack.outshape))
+    executor.add_node(impl.op_type, pack.inputs, pack.outputs, [*pack.workspace, *(t for t, _ in pack.outshape)])
     return OK
 
 

@@ -1,1 +1,1 @@
-"""NN ops (ops-nn's families: activation, norm, ...): one module per op."""
+"""NN ops (ops-nn's families: index, norm, activation ...): one module per op."""

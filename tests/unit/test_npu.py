@@ -234,17 +234,21 @@ def test_every_registry_param_is_convertible() -> None:
     assert len(set(names)) == len(names)
 
 
+# ops whose real null check returns another status: aclnnStack's CheckParams returns 561103 for it
+NULL_STATUS = {api: AclnnStatus.ACLNN_ERR_INNER_NULLPTR for api in ("aclnnStack", "aclnnBitwiseNot", "aclnnLinspace")}
+DATA_DEPENDENT = ("aclnnNonzero",)  # an int64 index out of the worst-case shape, not one like self
+
+
 @pytest.mark.parametrize("api", npu.apis())
 def test_every_op_goes_through_the_converter_to_its_null_check(s: npu.Session, api: str) -> None:
-    """Every op called through Session.call with nullptr handles reaches its own null check — 161001, or
-    561103 for the ops whose real null check returns that — (so each argument was converted and bound in
-    C order), and the call leaves nothing behind."""
+    """Every op called through Session.call with nullptr handles reaches its own null check (161001; 561103
+    for the ops whose real null check returns that), so each argument was converted and bound in C order,
+    and the call leaves nothing behind."""
     plain = {"int": 0, "float": 0.0, "bool": False}
     args = [None if p.ctype.kind == "handle" else plain[p.ctype.kind] for p in npu.signature(api).inputs]
     with pytest.raises(npu.NpuError) as info:
         s.call(api, *args)
-    inner = api in ("aclnnBitwiseNot", "aclnnLinspace")
-    assert info.value.status == (AclnnStatus.ACLNN_ERR_INNER_NULLPTR if inner else AclnnStatus.ACLNN_ERR_PARAM_NULLPTR)
+    assert info.value.status == NULL_STATUS.get(api, AclnnStatus.ACLNN_ERR_PARAM_NULLPTR)
     assert info.value.api == f"{api}GetWorkspaceSize"
 
 
@@ -255,6 +259,8 @@ def test_every_elementwise_op_runs_with_omitted_outputs(s: npu.Session) -> None:
     for api in npu.apis():
         params = npu.signature(api).inputs
         integer_only = api == "aclnnBitwiseNot"  # its list has no float32: 161002, as on the card
+        if api in DATA_DEPENDENT:  # the caller sizes their out for the worst case (npu.Out)
+            continue
         if all(npu.is_tensor(p) and p.name in ("self", "out") for p in params) and not integer_only:
             assert s.call(api, x).shape == (2, 3)
             ran.append(api)
