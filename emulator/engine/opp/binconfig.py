@@ -56,16 +56,24 @@ FORMAT_STRINGS: dict[str, str] = {"ALL": "FORMAT_ND", **{name: f"FORMAT_{name}" 
 """The accepted binary-config format strings → GE format name (``ALL`` reads as ND)."""
 
 
-_NAMES: dict[str | None, str | None] = {}
-_TENSORS: dict[tuple[Any, ...], BinTensor] = {}
 _TENSOR_FIELDS = ("name", "index", "dtype", "format", "paramType", "shape", "format_match_mode", "dtype_match_mode")
 _MAX_SHARED = 4096  # a hostile file of unique values must not grow the shared tables without end
 
 
-def _name(data: dict[str, Any], key: str, where: str) -> str | None:
-    """A name field, one copy of each string: a hundred thousand entries repeat a handful of names."""
+@dataclass(slots=True)
+class Shared:
+    """The records one file's entries share: a hundred thousand entries repeat a handful of names and
+    tensor descriptions. One per file read, so nothing outlives the load or crosses threads."""
+
+    names: dict[str | None, str | None] = dataclasses.field(default_factory=dict)
+    tensors: dict[tuple[Any, ...], BinTensor] = dataclasses.field(default_factory=dict)
+
+
+def _name(data: dict[str, Any], key: str, where: str, shared: Shared) -> str | None:
+    """A name field, one copy of each string."""
     value = opt_str(data, key, where)
-    return _NAMES.setdefault(value, value) if len(_NAMES) < _MAX_SHARED else _NAMES.get(value, value)
+    names = shared.names
+    return names.setdefault(value, value) if len(names) < _MAX_SHARED else names.get(value, value)
 
 
 def _ints(data: dict[str, Any], key: str, where: str) -> list[int] | None:
@@ -98,38 +106,38 @@ class BinTensor:
     dtype_match_mode: str | None = None
 
     @classmethod
-    def from_json(cls, value: Any, where: str) -> BinTensor:
+    def from_json(cls, value: Any, where: str, shared: Shared) -> BinTensor:
         """A tensor from its JSON; equal tensors share one record (bins repeat a few combinations)."""
         try:
             key = tuple(map(value.get, _TENSOR_FIELDS))
             index, shape = key[1], key[5]
             if type(shape) is list:
                 key = (*key[:5], tuple(shape), *key[6:])
-            hit = _TENSORS[key]
+            hit = shared.tensors[key]
             # a key is equal for true and 1 (or 1.0 and 1): a hit proves the strings, not the numbers
             if (index is None or type(index) is int) and (shape is None or all(type(d) is int for d in shape)):
                 return hit
-            return cls._checked(value, where)
+            return cls._checked(value, where, shared)
         except KeyError:
-            tensor = cls._checked(value, where)
-            if len(_TENSORS) < _MAX_SHARED:
-                _TENSORS[key] = tensor
+            tensor = cls._checked(value, where, shared)
+            if len(shared.tensors) < _MAX_SHARED:
+                shared.tensors[key] = tensor
             return tensor
         except (AttributeError, TypeError):  # not an object, or a field no record can hold
-            return cls._checked(value, where)
+            return cls._checked(value, where, shared)
 
     @classmethod
-    def _checked(cls, value: Any, where: str) -> BinTensor:
+    def _checked(cls, value: Any, where: str, shared: Shared) -> BinTensor:
         data = as_object(value, where)
         return cls(
-            _name(data, "name", where),
+            _name(data, "name", where, shared),
             opt_int(data, "index", where),
-            _name(data, "dtype", where),
-            _name(data, "format", where),
-            _name(data, "paramType", where),
+            _name(data, "dtype", where, shared),
+            _name(data, "format", where, shared),
+            _name(data, "paramType", where, shared),
             _ints(data, "shape", where),
-            _name(data, "format_match_mode", where),
-            _name(data, "dtype_match_mode", where),
+            _name(data, "format_match_mode", where, shared),
+            _name(data, "dtype_match_mode", where, shared),
         )
 
     @property
@@ -147,18 +155,19 @@ TensorSlot = BinTensor | list[BinTensor] | None
 """A tensor position: a tensor, a list of tensors (dynamic input), or ``None`` (absent optional)."""
 
 
-def _slot(value: Any, where: str) -> TensorSlot:
+def _slot(value: Any, where: str, shared: Shared) -> TensorSlot:
     if value is None or (isinstance(value, dict) and value.get("type") == "null"):
         return None
     if isinstance(value, list):
-        return [BinTensor.from_json(item, f"{where}[{i}]") for i, item in enumerate(value)]
+        return [BinTensor.from_json(item, f"{where}[{i}]", shared) for i, item in enumerate(value)]
     if isinstance(value, dict):
-        return BinTensor.from_json(value, where)
+        return BinTensor.from_json(value, where, shared)
     raise FieldTypeError(where, value, "an object, an array or null")
 
 
-def _slots(data: dict[str, Any], key: str, where: str) -> list[TensorSlot]:
-    return [_slot(value, f"{where}.{key}[{i}]") for i, value in enumerate(opt_list(data, key, where) or ())]
+def _slots(data: dict[str, Any], key: str, where: str, shared: Shared) -> list[TensorSlot]:
+    values = opt_list(data, key, where) or ()
+    return [_slot(value, f"{where}.{key}[{i}]", shared) for i, value in enumerate(values)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,9 +179,9 @@ class BinAttr:
     value: Any = None
 
     @classmethod
-    def from_json(cls, value: Any, where: str) -> BinAttr:
+    def from_json(cls, value: Any, where: str, shared: Shared) -> BinAttr:
         data = as_object(value, where)
-        return cls(_name(data, "name", where), _name(data, "dtype", where), data.get("value"))
+        return cls(_name(data, "name", where, shared), _name(data, "dtype", where, shared), data.get("value"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,25 +208,27 @@ class BinEntry:
     op_mode: str | None = None
 
     @classmethod
-    def from_json(cls, value: Any, where: str = "entry") -> BinEntry:
-        """An entry from its parsed JSON; ``FieldTypeError`` names the first field of the wrong type."""
+    def from_json(cls, value: Any, where: str = "entry", shared: Shared | None = None) -> BinEntry:
+        """An entry from its parsed JSON; ``FieldTypeError`` names the first field of the wrong type.
+        ``shared``: the tables the file's other entries use (a fresh one for an entry on its own)."""
+        shared = Shared() if shared is None else shared
         data = as_object(value, where)
         info = opt_object(data, "binInfo", where) or {}
         attrs = opt_list(data, "attrs", where) or ()
         return cls(
             BinInfo(opt_str(info, "jsonFilePath", f"{where}.binInfo")),
-            _slots(data, "inputs", where),
-            _slots(data, "outputs", where),
-            [BinAttr.from_json(attr, f"{where}.attrs[{i}]") for i, attr in enumerate(attrs)],
+            _slots(data, "inputs", where, shared),
+            _slots(data, "outputs", where, shared),
+            [BinAttr.from_json(attr, f"{where}.attrs[{i}]", shared) for i, attr in enumerate(attrs)],
             data.get("deterministic"),
-            _name(data, "implMode", where),
+            _name(data, "implMode", where, shared),
             data.get("int64Mode"),
             opt_str(data, "staticKey", where),
             opt_int(data, "simplifiedKeyMode", where),
             _strs(data, "simplifiedKey", where),
-            _name(data, "optionalInputMode", where),
-            _name(data, "dynamicParamMode", where),
-            _name(data, "opMode", where),
+            _name(data, "optionalInputMode", where, shared),
+            _name(data, "dynamicParamMode", where, shared),
+            _name(data, "opMode", where, shared),
         )
 
     @property
@@ -233,15 +244,14 @@ class BinaryConfig:
     bin_list: list[BinEntry]
 
 
-def _entry(value: Any, index: int) -> BinEntry:
-    return BinEntry.from_json(value, f"binList[{index}]")
-
-
 def read_binary_config(path: Path, *, root: Path | None = None) -> BinaryConfig:
     """Parse and check one binary-config file; raise ``JsonRefused`` when the real reader would fail."""
     text = read_package_text(path, root=root)
+    shared = Shared()
     try:
-        entries, other = array_member(text, "binList", _entry)
+        entries, other = array_member(
+            text, "binList", lambda value, i: BinEntry.from_json(value, f"binList[{i}]", shared)
+        )
     except FieldTypeError as exc:
         raise JsonRefused(path, f"invalid binary config: {exc}") from None
     except (ValueError, RecursionError) as exc:
