@@ -79,6 +79,7 @@ from emulator.kernels.math import (
 )
 from emulator.kernels.nn import (
     add_rms_norm,
+    convolution,
     elu,
     gather_v2,
     geglu,
@@ -195,6 +196,8 @@ OP_MODULES = (
     # gated units (issue 14)
     swi_glu,
     geglu,
+    # convolution and pooling (issue 15)
+    convolution,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

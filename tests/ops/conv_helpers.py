@@ -1,0 +1,86 @@
+"""Test helpers of the convolution and pooling family: device tensors in the NCL / NCHW / NCDHW format
+of their rank, and the direct-loop float64 goldens (one output element at a time, no im2col) the
+kernels are checked against."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from binary_helpers import np_dtype
+from device_helpers import device_tensor
+
+from emulator import aclnn, npu
+
+A = aclnn
+RANK_FORMAT = {3: A.ACL_FORMAT_NCL, 4: A.ACL_FORMAT_NCHW, 5: A.ACL_FORMAT_NCDHW}
+
+
+def nc_tensor(values: np.ndarray, dtype: int, fmt: int | None = None, *, strided: bool = False) -> npu.Tensor:
+    """A device tensor of ``values`` in its rank's NC... format (ND for 1-d); ``strided``: a view of every
+    other element of the last axis of a storage twice as long (offset 1)."""
+    host = np.asarray(values, dtype=np_dtype(dtype))
+    shape = tuple(host.shape)
+    fmt = RANK_FORMAT.get(len(shape), A.ACL_FORMAT_ND) if fmt is None else fmt
+    if not strided:
+        return device_tensor(host.reshape(-1).copy(), dtype, shape, None, 0, fmt)
+    storage = np.full((*shape[:-1], 2 * shape[-1] + 1), 7, dtype=host.dtype)
+    storage[..., 1 : 2 * shape[-1] : 2] = host
+    strides = (*(s // host.itemsize for s in storage.strides[:-1]), 2)
+    return device_tensor(storage, dtype, shape, strides, 1, fmt)
+
+
+def nc_out(shape: Sequence[int], dtype: int, fmt: int | None = None) -> npu.Tensor:
+    return nc_tensor(np.full(tuple(shape), 7, dtype=np_dtype(dtype)), dtype, fmt)
+
+
+def int_array(values: Sequence[int]) -> Any:
+    array = A.aclCreateIntArray(list(values), len(values))
+    assert array is not None
+    return array
+
+
+def golden_conv(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, stride: Sequence[int], lo: Sequence[int],
+                hi: Sequence[int], dilation: Sequence[int], groups: int) -> np.ndarray:  # fmt: skip
+    """Direct-loop cross-correlation in float64: every output element as the sum of its window."""
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    rank = x.ndim - 2
+    xp = np.pad(x, ((0, 0), (0, 0), *zip(lo, hi, strict=True)))
+    k = w.shape[2:]
+    out = [(xp.shape[2 + i] - dilation[i] * (k[i] - 1) - 1) // stride[i] + 1 for i in range(rank)]
+    n, cout = x.shape[0], w.shape[0]
+    cg, og = x.shape[1] // groups, cout // groups
+    y = np.zeros((n, cout, *out))
+    for b, co, *pos in itertools.product(range(n), range(cout), *(range(o) for o in out)):
+        g = co // og
+        window = tuple(slice(p * s, p * s + d * (kk - 1) + 1, d) for p, s, d, kk in zip(pos, stride, dilation, k,
+                                                                                      strict=True))  # fmt: skip
+        y[(b, co, *pos)] = np.sum(xp[(b, slice(g * cg, (g + 1) * cg), *window)] * w[co])
+    if bias is not None:
+        y += bias.astype(np.float64).reshape((1, -1) + (1,) * rank)
+    return y
+
+
+def golden_conv_transposed(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None, stride: Sequence[int],
+                           lo: Sequence[int], hi: Sequence[int], dilation: Sequence[int],
+                           output_padding: Sequence[int], groups: int) -> np.ndarray:  # fmt: skip
+    """Direct-loop transposed convolution in float64: every input element scattered through the kernel."""
+    x, w = x.astype(np.float64), w.astype(np.float64)
+    rank = x.ndim - 2
+    k = w.shape[2:]
+    full = [(x.shape[2 + i] - 1) * stride[i] + dilation[i] * (k[i] - 1) + 1 + output_padding[i] for i in range(rank)]
+    n, cin, og = x.shape[0], x.shape[1], w.shape[1]
+    cg = cin // groups
+    y = np.zeros((n, og * groups, *full))
+    for b, ci, *pos in itertools.product(range(n), range(cin), *(range(s) for s in x.shape[2:])):
+        g = ci // cg
+        window = tuple(slice(p * s, p * s + d * (kk - 1) + 1, d) for p, s, d, kk in zip(pos, stride, dilation, k,
+                                                                                      strict=True))  # fmt: skip
+        y[(b, slice(g * og, (g + 1) * og), *window)] += x[(b, ci, *pos)] * w[ci]
+    crop = tuple(slice(lo[i], full[i] - hi[i]) for i in range(rank))
+    y = y[(slice(None), slice(None), *crop)]
+    if bias is not None:
+        y = y + bias.astype(np.float64).reshape((1, -1) + (1,) * rank)
+    return y

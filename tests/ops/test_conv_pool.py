@@ -1,0 +1,172 @@
+"""The convolution and pooling family end to end: aclnnConvolution (1-d / 2-d / 3-d, stride, padding,
+dilation, groups, bias, transposed, cubeMathType).
+
+Results against direct-loop float64 goldens (conv_helpers) under the precision standard; the
+documented example's values; strided input views; empty tensors; a shape split over several SPMD
+blocks; and every status the real checker list gives, with its aclGetRecentErrMsg text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from binary_helpers import check, np_dtype, random_values, run_op
+from conv_helpers import golden_conv, golden_conv_transposed, int_array, nc_out, nc_tensor
+
+from emulator import acl, aclnn, npu, process
+from emulator.config import Settings
+from emulator.meta.dtypes import DataType
+
+A = aclnn
+D = DataType
+F32, F16, B16 = A.ACL_FLOAT, A.ACL_FLOAT16, A.ACL_BF16
+
+
+def conv_args(x: Any, w: Any, b: Any, stride: list[int], pad: list[int], dil: list[int], transposed: bool,
+              out_pad: list[int], groups: int, out: Any, mode: int = 0) -> tuple[Any, ...]:  # fmt: skip
+    return (x, w, b, int_array(stride), int_array(pad), int_array(dil), transposed, int_array(out_pad), groups, out,
+            mode)  # fmt: skip
+
+
+def sides(pad: list[int], spatial: int) -> tuple[list[int], list[int]]:
+    if len(pad) == 2 * spatial and spatial in (1, 2):
+        return pad[0::2], pad[1::2]
+    return pad, pad
+
+
+# name -> (x shape, w shape, stride, pad, dilation, groups, transposed, output padding, dtype, bias, strided)
+CONV_CASES: dict[str, tuple[Any, ...]] = {
+    "2d-groups-stride-bias": ((2, 4, 7, 6), (6, 2, 3, 3), [2, 1], [1, 1], [1, 1], 2, False, [0, 0], F32, True, False),
+    "2d-asymmetric-pad-f16": ((1, 3, 5, 5), (4, 3, 2, 3), [1, 2], [0, 1, 2, 0], [1, 1], 1, False, [0, 0], F16, False,
+                              False),
+    "1d-dilation-bf16": ((2, 3, 9), (5, 3, 3), [1], [2], [2], 1, False, [0], B16, True, False),
+    "3d-strided-view": ((1, 2, 4, 5, 5), (3, 2, 2, 3, 2), [1, 2, 1], [1, 0, 1], [1, 1, 2], 1, False, [0, 0, 0], F32,
+                        True, True),
+    "2d-transposed": ((1, 4, 3, 4), (4, 3, 3, 2), [2, 2], [1, 0], [1, 1], 2, True, [1, 1], F32, True, False),
+    "1d-transposed-f16": ((2, 2, 5), (2, 3, 3), [2], [1], [1], 1, True, [0], F16, False, False),
+    "3d-transposed": ((1, 2, 2, 3, 2), (2, 2, 2, 2, 2), [1, 2, 1], [0, 1, 0], [1, 1, 1], 1, True, [0, 1, 0], F32,
+                      False, False),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(CONV_CASES))
+def test_convolution(stream: int, case: str) -> None:
+    """Each case against its direct-loop golden (cross-correlation, or the scatter of a transposed one)."""
+    xs, ws, stride, pad, dil, groups, transposed, out_pad, dtype, with_bias, strided = CONV_CASES[case]
+    rng = np.random.default_rng(7)
+    x, w = random_values(dtype, xs, rng), random_values(dtype, ws, rng)
+    b = random_values(F32, (ws[1] * groups if transposed else ws[0],), rng) if with_bias else None
+    lo, hi = sides(pad, len(xs) - 2)
+    if transposed:
+        golden = golden_conv_transposed(x, w, b, stride, lo, hi, dil, out_pad, groups)
+    else:
+        golden = golden_conv(x, w, b, stride, lo, hi, dil, groups)
+    out = nc_out(golden.shape, dtype)
+    bias = nc_tensor(b, F32).handle if b is not None else None
+    args = conv_args(nc_tensor(x, dtype, strided=strided).handle, nc_tensor(w, dtype).handle, bias, stride, pad,
+                     dil, transposed, out_pad, groups, out.handle)  # fmt: skip
+    run_op(A.aclnnConvolutionGetWorkspaceSize, A.aclnnConvolution, stream, *args)
+    check(out, golden)
+
+
+def test_convolution_documented_example(stream: int) -> None:
+    """The 2-d transposed example: ones [1, 16, 2, 2] through ones [16, 16, 2, 2] give 16 / 32 / 64."""
+    x, w = nc_tensor(np.ones((1, 16, 2, 2), np.float32), F32), nc_tensor(np.ones((16, 16, 2, 2), np.float32), F32)
+    out = nc_out((1, 16, 3, 3), F32)
+    run_op(A.aclnnConvolutionGetWorkspaceSize, A.aclnnConvolution, stream,
+           *conv_args(x.handle, w.handle, None, [1, 1], [0, 0], [1, 1], True, [0, 0], 1, out.handle))  # fmt: skip
+    plane = np.array([[16, 32, 16], [32, 64, 32], [16, 32, 16]], np.float32)
+    np.testing.assert_array_equal(out.numpy(), np.broadcast_to(plane, (1, 16, 3, 3)))
+
+
+def test_convolution_blocks_and_hf32(stream: int) -> None:
+    """A shape worth several cube cores is cut into bands of output rows; USE_HF32 rounds fp32 inputs."""
+    rng = np.random.default_rng(3)
+    x, w = random_values(F32, (1, 16, 64, 64), rng), random_values(F32, (32, 16, 3, 3), rng)
+    out = nc_out((1, 32, 62, 62), F32)
+    args = conv_args(nc_tensor(x, F32).handle, nc_tensor(w, F32).handle, None, [1, 1], [0, 0], [1, 1], False,
+                     [0, 0], 1, out.handle, 3)  # fmt: skip
+    ws, executor, ret = A.aclnnConvolutionGetWorkspaceSize(*args)
+    assert ret == 0
+    assert [launcher.name for launcher in executor.launchers] == ["Conv2D"]
+    assert A.aclnnConvolution(0, ws, executor, stream) == 0 and acl.rt.synchronize_stream(stream) == 0
+    cols = np.lib.stride_tricks.sliding_window_view(x.astype(np.float64), (3, 3), axis=(2, 3))  # 1,16,62,62,3,3
+    golden = np.einsum("ncijkl,ockl->noij", cols, w.astype(np.float64))
+    assert np.max(np.abs(out.numpy() - golden)) / np.max(np.abs(golden)) < 2e-3  # HF32: 11 mantissa bits
+    assert np.max(np.abs(out.numpy() - golden)) > 0  # and it did round
+
+
+def test_convolution_empty(stream: int) -> None:
+    """An empty batch launches nothing and leaves the (empty) output alone."""
+    x, w = nc_tensor(np.zeros((0, 2, 4, 4), np.float32), F32), nc_tensor(np.ones((3, 2, 3, 3), np.float32), F32)
+    out = nc_out((0, 3, 2, 2), F32)
+    args = conv_args(x.handle, w.handle, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1, out.handle)
+    ws, executor, ret = A.aclnnConvolutionGetWorkspaceSize(*args)
+    assert (ret, ws, executor.launchers) == (0, 0, [])
+    assert A.aclnnConvolution(0, 0, executor, stream) == 0
+
+
+X4, W4 = (1, 4, 5, 5), (2, 4, 3, 3)
+# name -> (overrides, status, text); defaults: x X4 f32 NCHW, w W4, no bias, stride/pad/dil [1,1]/[0,0]/[1,1]
+CONV_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
+    "null input": ({"x": None}, 161001, "expected input not to be a null pointer"),
+    "null stride": ({"stride": None}, 161001, "expected stride not to be a null pointer"),
+    "null outputPadding": ({"transposed": True, "out_pad": None, "w": (4, 2, 3, 3), "y": (1, 2, 7, 7)}, 161001,
+                           "expected outputPadding not to be a null pointer"),
+    "int32 input": ({"dtype": A.ACL_INT32}, 161002, "input dtype DT_INT32 should be one of [DT_FLOAT, DT_FLOAT16,"),
+    "double bias": ({"bias": A.ACL_DOUBLE}, 161002, "bias dtype DT_DOUBLE should be one of"),
+    "2-d input": ({"x": (4, 5), "w": (2, 4), "y": (2, 3)}, 161002, "input has 2 dims, expected one of {3, 4, 5}"),
+    "weight rank": ({"w": (2, 4, 3)}, 161002, "input and weight must have the same number of dims"),
+    "bias size": ({"bias": F32, "bias_shape": (3,)}, 161002, "bias shape [3] must be [2]"),
+    "stride size": ({"stride": [1]}, 161002, "stride has 1 elements, expected 2"),
+    "padding size": ({"pad": [0, 0, 0]}, 161002, "padding has 3 elements, expected 2 or 4"),
+    "ND input": ({"fmt": A.ACL_FORMAT_ND}, 161002, "input format must be NCHW"),
+    "zero stride": ({"stride": [1, 0]}, 161002, "stride [1, 0]: element 1 must be greater than 0"),
+    "window too big": ({"x": (1, 4, 2, 2)}, 161002, "must hold one dilated kernel window"),
+    "groups 0": ({"groups": 0}, 161002, "groups 0 must be greater than 0"),
+    "channels": ({"w": (2, 3, 3, 3)}, 161002, "input's channels 4 must equal weight's shape[1] 3 times groups 1"),
+    "cout groups": ({"groups": 4, "w": (6, 1, 3, 3), "y": (1, 6, 3, 3)}, 161002,
+                    "weight's shape[0] 6 must be divisible by groups 4"),
+    "output shape": ({"y": (1, 2, 4, 3)}, 161002, "shape[2] must be its inferred value 3"),
+    "cubeMathType": ({"mode": 7}, 161002, "cubeMathType only support"),
+    "outputPadding": ({"transposed": True, "out_pad": [1, 0], "w": (4, 2, 3, 3), "y": (1, 2, 8, 7)}, 161002,
+                      "outputPadding[0] 1 must be less than stride[0] or dilation[0]"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(CONV_STATUS))
+def test_convolution_status(session: Any, case: str) -> None:
+    over, want, text = CONV_STATUS[case]
+    cfg: dict[str, Any] = {"x": X4, "w": W4, "y": (1, 2, 3, 3), "dtype": F32, "bias": None, "bias_shape": (2,),
+                           "stride": [1, 1], "pad": [0, 0], "dil": [1, 1], "transposed": False, "out_pad": [0, 0],
+                           "groups": 1, "fmt": None, "mode": 0, **over}  # fmt: skip
+
+    def tensor(shape: Any, dtype: int) -> Any:
+        return None if shape is None else nc_tensor(np.ones(shape, np_dtype(dtype)), dtype, cfg["fmt"]).handle
+
+    bias = tensor(cfg["bias_shape"], cfg["bias"]) if cfg["bias"] is not None else None
+    arrays = [None if cfg[k] is None else int_array(cfg[k]) for k in ("stride", "pad", "dil", "out_pad")]
+    args = (tensor(cfg["x"], cfg["dtype"]), tensor(cfg["w"], cfg["dtype"]), bias, arrays[0], arrays[1], arrays[2],
+            cfg["transposed"], arrays[3], cfg["groups"], tensor(cfg["y"], cfg["dtype"]), cfg["mode"])  # fmt: skip
+    _, executor, ret = A.aclnnConvolutionGetWorkspaceSize(*args)
+    assert (ret, executor) == (want, None)
+    assert text in (acl.get_recent_err_msg() or "")
+
+
+def test_convolution_310p_fp32() -> None:
+    """Ascend310P has no fp32 cube: KEEP_DTYPE on float32 is refused, ALLOW_FP32_DOWN_PRECISION runs fp16."""
+    with process.fresh(Settings(soc="Ascend310P3")):
+        s = npu.Session().open()
+        x = s.tensor(np.ones(X4, np.float32), F32, format=A.ACL_FORMAT_NCHW)
+        w = s.tensor(np.ones(W4, np.float32), F32, format=A.ACL_FORMAT_NCHW)
+        y = s.tensor(np.zeros((1, 2, 3, 3), np.float32), F32, format=A.ACL_FORMAT_NCHW)
+        args = conv_args(x.handle, w.handle, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1, y.handle, 0)
+        assert A.aclnnConvolutionGetWorkspaceSize(*args)[2] == 161002
+        assert "does not support bf16 / fp32" in (acl.get_recent_err_msg() or "")
+        ws, executor, ret = A.aclnnConvolutionGetWorkspaceSize(*args[:-1], 1)
+        assert ret == 0
+        assert A.aclnnConvolution(s.malloc(ws).addr, ws, executor, s.stream) == 0
+        assert acl.rt.synchronize_stream(s.stream) == 0
+        np.testing.assert_array_equal(y.numpy(), np.full((1, 2, 3, 3), 36.0, np.float32))
