@@ -79,6 +79,7 @@ from emulator.kernels.math import (
 )
 from emulator.kernels.nn import (
     add_rms_norm,
+    avgpool2d,
     convolution,
     elu,
     gather_v2,
@@ -90,6 +91,7 @@ from emulator.kernels.nn import (
     index_select,
     leaky_relu,
     log_softmax,
+    max_pool,
     nonzero,
     norm,
     softplus,
@@ -198,6 +200,8 @@ OP_MODULES = (
     geglu,
     # convolution and pooling (issue 15)
     convolution,
+    max_pool,
+    avgpool2d,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -298,6 +298,10 @@ aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
 aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
 aclnnConvolutionGetWorkspaceSize: Phase1 = phase1("aclnnConvolution")
 aclnnConvolution: Phase2 = phase2("aclnnConvolution")
+aclnnMaxPoolGetWorkspaceSize: Phase1 = phase1("aclnnMaxPool")
+aclnnMaxPool: Phase2 = phase2("aclnnMaxPool")
+aclnnAvgPool2dGetWorkspaceSize: Phase1 = phase1("aclnnAvgPool2d")
+aclnnAvgPool2d: Phase2 = phase2("aclnnAvgPool2d")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -592,4 +596,8 @@ __all__ = [
     "aclnnGeGluV3",
     "aclnnConvolutionGetWorkspaceSize",
     "aclnnConvolution",
+    "aclnnMaxPoolGetWorkspaceSize",
+    "aclnnMaxPool",
+    "aclnnAvgPool2dGetWorkspaceSize",
+    "aclnnAvgPool2d",
 ]

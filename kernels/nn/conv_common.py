@@ -22,6 +22,11 @@ F32 = np.dtype(np.float32)
 MIN_BLOCK_MACS = 1 << 22  # a block below this many multiply-adds is not worth a core
 
 
+def tensor_of(buf: np.ndarray, dtype: np.dtype, shape: Sequence[int]) -> np.ndarray:
+    """A dense kernel buffer (bytes) as the array of ``shape``."""
+    return buf.view(dtype)[: int(np.prod(shape, dtype=np.int64))].reshape(shape)
+
+
 def out_size(size: int, lo: int, hi: int, k: int, stride: int, dilation: int, ceil: bool = False) -> int:
     """The output length of one spatial dim: floor (or ceil) of (size + pads - span) / stride, plus 1."""
     span = dilation * (k - 1) + 1

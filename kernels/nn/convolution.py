@@ -48,6 +48,7 @@ from emulator.kernels.nn.conv_common import (
     conv_forward,
     conv_transposed,
     out_rows,
+    tensor_of,
 )
 from emulator.meta.dtypes import DataType, dtype_name, promote_type
 from emulator.meta.formats import aclFormat
@@ -108,11 +109,6 @@ class ConvAttrs(KernelAttrs):
         return cls(signature.dtypes[0], signature.dtypes[-1], signature.shapes[0], signature.shapes[1],
                    signature.shapes[-1], len(signature.shapes) == 4, tuple(strides), tuple(pads), tuple(dilations),
                    int(groups), output_padding, bool(rest[-1]))  # fmt: skip
-
-
-def tensor_of(buf: np.ndarray, dtype: np.dtype, shape: Sequence[int]) -> np.ndarray:
-    """A dense kernel buffer (bytes) as the array of ``shape``."""
-    return buf.view(dtype)[: int(np.prod(shape, dtype=np.int64))].reshape(shape)
 
 
 def operand(buf: np.ndarray, dtype: np.dtype, shape: Sequence[int], hf32: bool) -> np.ndarray:

@@ -84,3 +84,32 @@ def golden_conv_transposed(x: np.ndarray, w: np.ndarray, bias: np.ndarray | None
     if bias is not None:
         y = y + bias.astype(np.float64).reshape((1, -1) + (1,) * rank)
     return y
+
+
+def golden_max_pool(x: np.ndarray, k: Sequence[int], s: Sequence[int], pads: Sequence[int],
+                    out: Sequence[int]) -> np.ndarray:  # fmt: skip
+    """Direct loop: the max over each window's elements inside the input (pads: top, bottom, left, right)."""
+    n, c, h, w = x.shape
+    y = np.full((n, c, *out), -np.inf)
+    for i, j in itertools.product(range(out[0]), range(out[1])):
+        hs, ws = i * s[0] - pads[0], j * s[1] - pads[2]
+        rows, cols = slice(max(hs, 0), min(hs + k[0], h)), slice(max(ws, 0), min(ws + k[1], w))
+        if rows.stop > rows.start and cols.stop > cols.start:
+            y[:, :, i, j] = x[:, :, rows, cols].astype(np.float64).max(axis=(2, 3))
+    return y
+
+
+def golden_avg_pool(x: np.ndarray, k: Sequence[int], s: Sequence[int], p: Sequence[int], out: Sequence[int],
+                    include_pad: bool, divisor: int) -> np.ndarray:  # fmt: skip
+    """Direct loop, PyTorch's rule: the window clipped to input + padding is the counted size with
+    countIncludePad, the window clipped to the input otherwise; a non-zero divisor overrides both."""
+    n, c, h, w = x.shape
+    y = np.zeros((n, c, *out))
+    for i, j in itertools.product(range(out[0]), range(out[1])):
+        hs, ws = i * s[0] - p[0], j * s[1] - p[1]
+        he, we = min(hs + k[0], h + p[0]), min(ws + k[1], w + p[1])
+        size = (he - hs) * (we - ws)
+        hs, ws, he, we = max(hs, 0), max(ws, 0), min(he, h), min(we, w)
+        total = x[:, :, hs:he, ws:we].astype(np.float64).sum(axis=(2, 3))
+        y[:, :, i, j] = total / (divisor or (size if include_pad else (he - hs) * (we - ws)))
+    return y

@@ -13,7 +13,15 @@ from typing import Any
 import numpy as np
 import pytest
 from binary_helpers import check, np_dtype, random_values, run_op
-from conv_helpers import golden_conv, golden_conv_transposed, int_array, nc_out, nc_tensor
+from conv_helpers import (
+    golden_avg_pool,
+    golden_conv,
+    golden_conv_transposed,
+    golden_max_pool,
+    int_array,
+    nc_out,
+    nc_tensor,
+)
 
 from emulator import acl, aclnn, npu, process
 from emulator.config import Settings
@@ -170,3 +178,148 @@ def test_convolution_310p_fp32() -> None:
         assert A.aclnnConvolution(s.malloc(ws).addr, ws, executor, s.stream) == 0
         assert acl.rt.synchronize_stream(s.stream) == 0
         np.testing.assert_array_equal(y.numpy(), np.full((1, 2, 3, 3), 36.0, np.float32))
+
+
+# -- aclnnMaxPool ------------------------------------------------------------------------------------
+def max_pool(stream: int, x: np.ndarray, dtype: int, k: list[int], s: list[int], pads: list[int], ceil: int,
+             out_shape: tuple[int, ...], strided: bool = False) -> np.ndarray:  # fmt: skip
+    fmt = A.ACL_FORMAT_NCHW
+    out = nc_out(out_shape, dtype, fmt)
+    run_op(A.aclnnMaxPoolGetWorkspaceSize, A.aclnnMaxPool, stream, nc_tensor(x, dtype, fmt, strided=strided).handle,
+           int_array(k), int_array(s), 0, int_array(pads), int_array([1, 1]), ceil, out.handle)  # fmt: skip
+    return out.numpy()
+
+
+def test_max_pool_documented_example(stream: int) -> None:
+    """[2, 2, 3, 3] of 1..36, 2x2 windows, stride 2, ceil mode: each plane's 5, 6, 8, 9 (plus 9 per plane)."""
+    x = np.arange(1, 37, dtype=np.float32).reshape(2, 2, 3, 3)
+    got = max_pool(stream, x, F32, [2, 2], [2, 2], [0, 0, 0, 0], 1, (2, 2, 2, 2))
+    want = np.array([5, 6, 8, 9], np.float32) + 9 * np.arange(4, dtype=np.float32)[:, None]
+    np.testing.assert_array_equal(got.reshape(4, 4), want)
+
+
+# name -> (x shape, kernel, strides, pads as passed, pads (t, b, l, r), ceil, dtype, strided)
+MAX_POOL_CASES: dict[str, tuple[Any, ...]] = {
+    "f32-pads4-ceil": ((2, 3, 7, 8), [3, 2], [2, 3], [1, 0, 1, 1], (1, 1, 0, 1), 1, F32, False),
+    "f16-default-stride": ((1, 2, 5, 5), [2], [], [1], (1, 1, 1, 1), 0, F16, True),
+    "3d-self": ((3, 6, 4), [3, 2], [1], [], (0, 0, 0, 0), 0, F32, False),
+    "several-blocks": ((2, 16, 40, 40), [3, 3], [1, 1], [1], (1, 1, 1, 1), 0, F32, False),
+}
+
+
+@pytest.mark.parametrize("case", list(MAX_POOL_CASES))
+def test_max_pool(stream: int, case: str) -> None:
+    shape, k, s, pads, four, ceil, dtype, strided = MAX_POOL_CASES[case]
+    x = random_values(dtype, shape, np.random.default_rng(11))
+    x4 = x.reshape((1, *shape)) if len(shape) == 3 else x
+    kk = k * 2 if len(k) == 1 else k
+    ss = (s * 2 if len(s) == 1 else s) or [1, 1]
+    oh = pool_size(x4.shape[2], kk[0], four[0], four[1], ss[0], ceil)
+    ow = pool_size(x4.shape[3], kk[1], four[2], four[3], ss[1], ceil)
+    golden = golden_max_pool(x4, kk, ss, four, (oh, ow)).reshape((*shape[:-2], oh, ow))
+    fmt = A.ACL_FORMAT_NCHW
+    out = nc_out(golden.shape, dtype, fmt)
+    run_op(A.aclnnMaxPoolGetWorkspaceSize, A.aclnnMaxPool, stream, nc_tensor(x, dtype, fmt, strided=strided).handle,
+           int_array(k), int_array(s), 0, int_array(pads), int_array([]), ceil, out.handle)  # fmt: skip
+    np.testing.assert_array_equal(out.numpy(), golden.astype(np_dtype(dtype)))  # a max is exact
+
+
+def pool_size(size: int, k: int, lo: int, hi: int, s: int, ceil: int) -> int:
+    """PyTorch's pooling output size (the last ceil window must start inside input + left padding)."""
+    room = size + lo + hi - k
+    out = (-(-room // s) if ceil else room // s) + 1
+    return out - 1 if ceil and (out - 1) * s >= size + lo else out
+
+
+# name -> (overrides, status, text); defaults: x (1, 2, 4, 4) f32 NCHW, kernel [2, 2], strides [2, 2], pads [0]
+MAX_POOL_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
+    "null kernel": ({"k": None}, 161001, "expected kernelShape not to be a null pointer"),
+    "int32 self": ({"dtype": A.ACL_INT32}, 161002, "self dtype DT_INT32 should be in dtype support list"),
+    "out dtype": ({"out_dtype": F16}, 161002, "out dtype DT_FLOAT16 should be DT_FLOAT"),
+    "2-d self": ({"x": (4, 4), "y": (2, 2)}, 161002, "3D or 4D tensor expected for inputs"),
+    "kernel size": ({"k": [2, 2, 2]}, 161002, "The size of kernelShape must be one or two, but got 3."),
+    "pads size": ({"pads": [0, 0, 0]}, 161002, "The size of pads must be zero, one, two or four, but got 3."),
+    "autoPad": ({"auto": 1}, 161002, "value of autoPad must be zero representing NOTSET, but got autoPad:1"),
+    "dilation": ({"dil": [2, 1]}, 161002, "dilation value along each spatial axis only support 1, but got 2, 1"),
+    "zero kernel": ({"k": [0, 2]}, 161002, "The size of kernel should be greater than 0, but got kh:0, kw:2"),
+    "pads > kernel": ({"pads": [2, 1]}, 161002, "should be smaller than, or equal to value of kernel size"),
+    "out shape": ({"y": (1, 2, 3, 2)}, 161002, "out shape [1, 2, 3, 2] should be [1, 2, 2, 2]."),
+}
+
+
+@pytest.mark.parametrize("case", list(MAX_POOL_STATUS))
+def test_max_pool_status(session: Any, case: str) -> None:
+    over, want, text = MAX_POOL_STATUS[case]
+    cfg: dict[str, Any] = {"x": (1, 2, 4, 4), "y": (1, 2, 2, 2), "dtype": F32, "out_dtype": None, "k": [2, 2],
+                           "s": [2, 2], "pads": [0], "dil": [1, 1], "auto": 0, **over}  # fmt: skip
+    fmt = A.ACL_FORMAT_NCHW
+    x = nc_tensor(np.ones(cfg["x"], np_dtype(cfg["dtype"])), cfg["dtype"], fmt).handle
+    out = nc_out(cfg["y"], cfg["out_dtype"] or cfg["dtype"], fmt).handle
+    arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "s", "pads", "dil")]
+    _, executor, ret = A.aclnnMaxPoolGetWorkspaceSize(x, arrays[0], arrays[1], cfg["auto"], arrays[2], arrays[3], 0,
+                                                      out)  # fmt: skip
+    assert (ret, executor) == (want, None)
+    assert text in (acl.get_recent_err_msg() or "")
+
+
+# -- aclnnAvgPool2d ----------------------------------------------------------------------------------
+def test_avg_pool2d_documented_example(stream: int) -> None:
+    """Twos [1, 16, 4, 4] under one 4x4 window (cubeMathType USE_FP16) average to 2."""
+    x = nc_tensor(np.full((1, 16, 4, 4), 2, np.float32), F32)
+    out = nc_out((1, 16, 1, 1), F32)
+    run_op(A.aclnnAvgPool2dGetWorkspaceSize, A.aclnnAvgPool2d, stream, x.handle, int_array([4, 4]),
+           int_array([1, 1]), int_array([0, 0]), False, True, 0, 2, out.handle)  # fmt: skip
+    np.testing.assert_array_equal(out.numpy(), np.full((1, 16, 1, 1), 2, np.float32))
+
+
+# name -> (x shape, kernel, strides, paddings, ceil, countIncludePad, divisor, dtype, strided)
+AVG_POOL_CASES: dict[str, tuple[Any, ...]] = {
+    "include-pad-ceil": ((2, 3, 7, 6), [3, 2], [2, 2], [1, 1], True, True, 0, F32, False),
+    "exclude-pad-ceil-f16": ((1, 2, 6, 7), [3], [2], [1], True, False, 0, F16, True),
+    "divisor-bf16": ((1, 2, 5, 5), [2, 3], [], [1, 1], False, True, 5, B16, False),
+    "3d-self": ((4, 5, 6), [2, 2], [1, 2], [0], False, False, 0, F32, False),
+}
+
+
+@pytest.mark.parametrize("case", list(AVG_POOL_CASES))
+def test_avg_pool2d(stream: int, case: str) -> None:
+    shape, k, s, p, ceil, include, divisor, dtype, strided = AVG_POOL_CASES[case]
+    x = random_values(dtype, shape, np.random.default_rng(12))
+    x4 = x.reshape((1, *shape)) if len(shape) == 3 else x
+    kk = k * 2 if len(k) == 1 else k
+    ss = (s * 2 if len(s) == 1 else s) or kk
+    pp = p * 2 if len(p) == 1 else p
+    oh = pool_size(x4.shape[2], kk[0], pp[0], pp[0], ss[0], ceil)
+    ow = pool_size(x4.shape[3], kk[1], pp[1], pp[1], ss[1], ceil)
+    golden = golden_avg_pool(x4, kk, ss, pp, (oh, ow), include, divisor).reshape((*shape[:-2], oh, ow))
+    out = nc_out(golden.shape, dtype)
+    run_op(A.aclnnAvgPool2dGetWorkspaceSize, A.aclnnAvgPool2d, stream, nc_tensor(x, dtype, strided=strided).handle,
+           int_array(k), int_array(s), int_array(p), ceil, include, divisor, 0, out.handle)  # fmt: skip
+    check(out, golden)
+
+
+# name -> (overrides, status, text); defaults: x (1, 2, 4, 4) f32 NCHW, kernel [2, 2], strides [2, 2], pads [0]
+AVG_POOL_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
+    "null paddings": ({"p": None}, 161001, "expected paddings not to be a null pointer"),
+    "int32 self": ({"dtype": A.ACL_INT32}, 161002, "self dtype DT_INT32 should be in dtype support list"),
+    "ND format": ({"fmt": A.ACL_FORMAT_ND}, 161002, "self format should be NCHW or NCL."),
+    "negative pad": ({"p": [-1]}, 161002, "Dim value of padding is negtive."),
+    "zero stride": ({"s": [0, 1]}, 161002, "Dim value of stride is less than or equal to 0."),
+    "paddings size": ({"p": [0, 0, 0]}, 161002, "Expected length of padding is 1 or 2, but got 3."),
+    "half kernel": ({"p": [2, 0]}, 161002, "value of paddingH should be at most half of kernelH"),
+    "out shape": ({"y": (1, 2, 2, 3)}, 161002, "out shape [1, 2, 2, 3] should be [1, 2, 2, 2]."),
+    "cubeMathType": ({"mode": 9}, 161002, "cubeMathType only support"),
+}
+
+
+@pytest.mark.parametrize("case", list(AVG_POOL_STATUS))
+def test_avg_pool2d_status(session: Any, case: str) -> None:
+    over, want, text = AVG_POOL_STATUS[case]
+    cfg: dict[str, Any] = {"x": (1, 2, 4, 4), "y": (1, 2, 2, 2), "dtype": F32, "k": [2, 2], "s": [2, 2], "p": [0],
+                           "fmt": None, "mode": 0, **over}  # fmt: skip
+    x = nc_tensor(np.ones(cfg["x"], np_dtype(cfg["dtype"])), cfg["dtype"], cfg["fmt"]).handle
+    out = nc_out(cfg["y"], cfg["dtype"], cfg["fmt"]).handle
+    arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "s", "p")]
+    _, executor, ret = A.aclnnAvgPool2dGetWorkspaceSize(x, *arrays, False, True, 0, cfg["mode"], out)
+    assert (ret, executor) == (want, None)
+    assert text in (acl.get_recent_err_msg() or "")
