@@ -65,7 +65,7 @@ def pool_kernel(ctx: BlockContext[PoolAttrs], x: np.ndarray, y: np.ndarray) -> N
     r0, r1 = band_of(ctx.tiling, ctx.block_idx)
     if r0 >= r1:
         return
-    n, c, h, w = a.x_shape
+    h, w = a.x_shape[2], a.x_shape[3]
     oh, ow = a.y_shape[2], a.y_shape[3]
     (kh, kw), (sh, sw), (pt, pb, pl, pr) = a.ksize, a.strides, a.pads
     xs = tensor_of(x, a.dtype, a.x_shape)
