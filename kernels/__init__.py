@@ -81,6 +81,7 @@ from emulator.kernels.nn import (
     add_rms_norm,
     avgpool2d,
     convolution,
+    convolution_backward,
     elu,
     gather_v2,
     geglu,
@@ -200,6 +201,7 @@ OP_MODULES = (
     geglu,
     # convolution and pooling (issue 15)
     convolution,
+    convolution_backward,
     max_pool,
     avgpool2d,
 )

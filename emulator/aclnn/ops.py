@@ -298,6 +298,8 @@ aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
 aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
 aclnnConvolutionGetWorkspaceSize: Phase1 = phase1("aclnnConvolution")
 aclnnConvolution: Phase2 = phase2("aclnnConvolution")
+aclnnConvolutionBackwardGetWorkspaceSize: Phase1 = phase1("aclnnConvolutionBackward")
+aclnnConvolutionBackward: Phase2 = phase2("aclnnConvolutionBackward")
 aclnnMaxPoolGetWorkspaceSize: Phase1 = phase1("aclnnMaxPool")
 aclnnMaxPool: Phase2 = phase2("aclnnMaxPool")
 aclnnAvgPool2dGetWorkspaceSize: Phase1 = phase1("aclnnAvgPool2d")
@@ -596,6 +598,8 @@ __all__ = [
     "aclnnGeGluV3",
     "aclnnConvolutionGetWorkspaceSize",
     "aclnnConvolution",
+    "aclnnConvolutionBackwardGetWorkspaceSize",
+    "aclnnConvolutionBackward",
     "aclnnMaxPoolGetWorkspaceSize",
     "aclnnMaxPool",
     "aclnnAvgPool2dGetWorkspaceSize",

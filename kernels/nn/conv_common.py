@@ -115,22 +115,28 @@ def conv_transposed(x: np.ndarray, w: np.ndarray, stride: Sequence[int], lo: Seq
 
 
 def conv_weight_grad(x: np.ndarray, dy: np.ndarray, kernel: Sequence[int], stride: Sequence[int], lo: Sequence[int],
-                     hi: Sequence[int], dilation: Sequence[int], groups: int) -> np.ndarray:  # fmt: skip
-    """d(conv_forward)/dw: x [N, Cin, *s], dy [N, Cout, *out] -> [Cout, Cin/g, *kernel] in float32."""
+                     hi: Sequence[int], dilation: Sequence[int], groups: int,
+                     band: tuple[int, int] | None = None) -> np.ndarray:  # fmt: skip
+    """d(conv_forward)/dw: x [N, Cin, *s], dy [N, Cout, *out] -> [Cout, Cin/g, *kernel] in float32.
+
+    ``band`` limits the result to output channels [lo, hi) (an SPMD block's share): each group the
+    band touches is one matmul of its dy rows with the im2col columns of its input channels."""
     rank = x.ndim - 2
     xp = pad_or_crop(x.astype(F32, copy=False), lo, hi)
     out = dy.shape[2:]
     view = windows(xp, kernel, stride, dilation, out)
     n, cin, cout = x.shape[0], x.shape[1], dy.shape[1]
     cg, og = cin // groups, cout // groups
+    c0, c1 = band if band is not None else (0, cout)
     positions = int(np.prod(out, dtype=np.int64))
     axes = (0, *range(2, 2 + rank), 1, *range(2 + rank, 2 + 2 * rank))
-    dyf = dy.astype(F32, copy=False).reshape(n, groups, og, positions)
-    grad = np.empty((groups, og, cg * int(np.prod(kernel, dtype=np.int64))), F32)
-    for g in range(groups):
+    dyf = dy.astype(F32, copy=False).reshape(n, cout, positions)
+    grad = np.empty((c1 - c0, cg * int(np.prod(kernel, dtype=np.int64))), F32)
+    for g in range(c0 // og, (c1 - 1) // og + 1):
+        lo_c, hi_c = max(c0, g * og), min(c1, (g + 1) * og)
         cols = view[:, g * cg : (g + 1) * cg].transpose(axes).reshape(n * positions, -1)
-        grad[g] = dyf[:, g].transpose(1, 0, 2).reshape(og, n * positions) @ cols
-    return grad.reshape(cout, cg, *kernel)
+        grad[lo_c - c0 : hi_c - c0] = dyf[:, lo_c:hi_c].transpose(1, 0, 2).reshape(hi_c - lo_c, -1) @ cols
+    return grad.reshape(c1 - c0, cg, *kernel)
 
 
 class BandTilingData(ctypes.Structure):

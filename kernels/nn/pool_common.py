@@ -50,7 +50,7 @@ class PoolAttrs(KernelAttrs):
         average = len(rest) == 3  # AvgPoolV2: ceil, exclusive, divisor; MaxPoolV3: ceil
         exclusive, divisor = (bool(rest[1]), int(rest[2])) if average else (False, 0)
         return cls(signature.dtypes[0], signature.shapes[0], signature.shapes[-1], tuple(ksize[2:]),
-                   tuple(strides[2:]), tuple(pads), average, exclusive, divisor)  # type: ignore[arg-type]  # fmt: skip
+                   tuple(strides[2:]), tuple(pads), average, exclusive, divisor)  # fmt: skip
 
 
 def _counts(size: int, k: int, lo: int, stride: int, out: int, clip_hi: int, clip_lo: int) -> np.ndarray:
@@ -70,7 +70,7 @@ def pool_kernel(ctx: BlockContext[PoolAttrs], x: np.ndarray, y: np.ndarray) -> N
     (kh, kw), (sh, sw), (pt, pb, pl, pr) = a.ksize, a.strides, a.pads
     xs = tensor_of(x, a.dtype, a.x_shape)
     wide = xs.astype(F32) if a.average or a.dtype.kind == "f" else xs
-    fill = 0.0 if a.average else (-np.inf if wide.dtype.kind == "f" else np.iinfo(wide.dtype).min)
+    fill = 0.0 if a.average else (-np.inf if wide.dtype.kind == "f" else float(np.iinfo(wide.dtype.str).min))
     extra_h = max(0, (oh - 1) * sh + kh - (h + pt + pb))
     extra_w = max(0, (ow - 1) * sw + kw - (w + pl + pr))
     xp = pad_or_crop(wide, (pt, pl), (pb + extra_h, pr + extra_w), fill)

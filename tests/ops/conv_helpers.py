@@ -113,3 +113,25 @@ def golden_avg_pool(x: np.ndarray, k: Sequence[int], s: Sequence[int], p: Sequen
         total = x[:, :, hs:he, ws:we].astype(np.float64).sum(axis=(2, 3))
         y[:, :, i, j] = total / (divisor or (size if include_pad else (he - hs) * (we - ws)))
     return y
+
+
+def golden_conv_grads(x: np.ndarray, w: np.ndarray, dy: np.ndarray, stride: Sequence[int], lo: Sequence[int],
+                      hi: Sequence[int], dilation: Sequence[int],
+                      groups: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The exact adjoint of ``golden_conv`` in float64, by the same direct loop over output positions:
+    each window's input elements receive dy times the weights, each weight dy times the window."""
+    x, w, dy = x.astype(np.float64), w.astype(np.float64), dy.astype(np.float64)
+    xp = np.pad(x, ((0, 0), (0, 0), *zip(lo, hi, strict=True)))
+    gxp, gw = np.zeros_like(xp), np.zeros_like(w)
+    k = w.shape[2:]
+    cg, og = x.shape[1] // groups, w.shape[0] // groups
+    for pos in itertools.product(*(range(o) for o in dy.shape[2:])):
+        window = tuple(slice(p * s, p * s + d * (kk - 1) + 1, d) for p, s, d, kk in zip(pos, stride, dilation, k,
+                                                                                      strict=True))  # fmt: skip
+        for g in range(groups):
+            cin, cout = slice(g * cg, (g + 1) * cg), slice(g * og, (g + 1) * og)
+            d = dy[(slice(None), cout, *pos)]  # n, og
+            gw[cout] += np.einsum("no,n...->o...", d, xp[(slice(None), cin, *window)])
+            gxp[(slice(None), cin, *window)] += np.einsum("no,o...->n...", d, w[cout])
+    crop = tuple(slice(a, a + s) for a, s in zip(lo, x.shape[2:], strict=True))
+    return gxp[(slice(None), slice(None), *crop)], gw

@@ -16,6 +16,7 @@ from binary_helpers import check, np_dtype, random_values, run_op
 from conv_helpers import (
     golden_avg_pool,
     golden_conv,
+    golden_conv_grads,
     golden_conv_transposed,
     golden_max_pool,
     int_array,
@@ -321,5 +322,133 @@ def test_avg_pool2d_status(session: Any, case: str) -> None:
     out = nc_out(cfg["y"], cfg["dtype"], cfg["fmt"]).handle
     arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "s", "p")]
     _, executor, ret = A.aclnnAvgPool2dGetWorkspaceSize(x, *arrays, False, True, 0, cfg["mode"], out)
+    assert (ret, executor) == (want, None)
+    assert text in (acl.get_recent_err_msg() or "")
+
+
+# -- aclnnConvolutionBackward ------------------------------------------------------------------------
+def bool_array(values: list[bool]) -> Any:
+    array = A.aclCreateBoolArray(values, len(values))
+    assert array is not None
+    return array
+
+
+def conv_backward(stream: int, dy: np.ndarray, x: np.ndarray, w: np.ndarray, dtype: int, stride: list[int],
+                  pad: list[int], dil: list[int], transposed: bool, out_pad: list[int], groups: int,
+                  mask: list[bool]) -> tuple[Any, Any, Any]:  # fmt: skip
+    """Phase 1 and 2 with fresh gradient outputs; returns the (gradInput, gradWeight, gradBias) tensors."""
+    gi, gw = nc_out(x.shape, dtype), nc_out(w.shape, dtype)
+    gb = nc_tensor(np.full((dy.shape[1],), 7, np_dtype(dtype)), dtype, A.ACL_FORMAT_ND)
+    tensors = (nc_tensor(dy, dtype).handle, nc_tensor(x, dtype).handle, nc_tensor(w, dtype).handle)
+    run_op(A.aclnnConvolutionBackwardGetWorkspaceSize, A.aclnnConvolutionBackward, stream, *tensors,
+           int_array([dy.shape[1]]), int_array(stride), int_array(pad), int_array(dil), transposed, int_array(out_pad),
+           groups, bool_array(mask), 0, gi.handle, gw.handle, gb.handle)  # fmt: skip
+    return gi, gw, gb
+
+
+# name -> (x shape, w shape, stride, pad, dilation, groups, transposed, output padding, dtype, mask)
+BACKWARD_CASES: dict[str, tuple[Any, ...]] = {
+    "2d-groups-stride": ((2, 4, 7, 6), (6, 2, 3, 3), [2, 1], [1, 1], [1, 1], 2, False, [0, 0], F32,
+                         [True, True, True]),
+    "1d-dilation-f16": ((2, 3, 9), (4, 3, 3), [1], [2], [2], 1, False, [0], F16, [True, True, True]),
+    "3d-weight-only": ((1, 2, 4, 5, 4), (3, 2, 2, 3, 2), [1, 2, 1], [1, 0, 1], [1, 1, 1], 1, False, [0, 0, 0], F32,
+                       [False, True, False]),
+    "2d-transposed": ((1, 4, 3, 4), (4, 3, 3, 2), [2, 2], [1, 0], [1, 1], 2, True, [1, 1], F32, [True, True, True]),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(BACKWARD_CASES))
+def test_convolution_backward(stream: int, case: str) -> None:
+    """Each masked-in gradient against the exact adjoint of the direct-loop forward (the roles of input
+    and gradOutput swap for a transposed forward); masked-out gradients are left untouched."""
+    xs, ws, stride, pad, dil, groups, transposed, out_pad, dtype, mask = BACKWARD_CASES[case]
+    rng = np.random.default_rng(21)
+    x, w = random_values(dtype, xs, rng), random_values(dtype, ws, rng)
+    lo, hi = sides(pad, len(xs) - 2)
+    if transposed:
+        y_shape = golden_conv_transposed(x, w, None, stride, lo, hi, dil, out_pad, groups).shape
+        dy = random_values(dtype, y_shape, rng)
+        want_gi = golden_conv(dy, w, None, stride, lo, hi, dil, groups)
+        _, want_gw = golden_conv_grads(dy, w, x, stride, lo, hi, dil, groups)
+    else:
+        dy = random_values(dtype, golden_conv(x, w, None, stride, lo, hi, dil, groups).shape, rng)
+        want_gi, want_gw = golden_conv_grads(x, w, dy, stride, lo, hi, dil, groups)
+    gi, gw, gb = conv_backward(stream, dy, x, w, dtype, stride, pad, dil, transposed, out_pad, groups, mask)
+    wants = (want_gi, want_gw, dy.astype(np.float64).sum(axis=(0, *range(2, dy.ndim))))
+    for on, got, want in zip(mask, (gi, gw, gb), wants, strict=True):
+        if on:
+            check(got, want)
+        else:
+            assert np.all(got.numpy() == 7)
+
+
+def test_convolution_backward_finite_differences(stream: int) -> None:
+    """gradWeight and gradInput of sum(conv(x, w) * dy) match central differences of the forward op."""
+    rng = np.random.default_rng(5)
+    x, w = rng.uniform(-1, 1, (1, 2, 5, 4)), rng.uniform(-1, 1, (3, 2, 2, 3))
+    args = ([2, 1], [1, 1], [1, 1], [1, 1], 1)
+    dy = rng.uniform(-1, 1, golden_conv(x, w, None, *args).shape)
+    gi, gw, _ = conv_backward(stream, dy.astype(np.float32), x.astype(np.float32), w.astype(np.float32), F32,
+                              [2, 1], [1, 1], [1, 1], False, [0, 0], 1, [True, True, False])  # fmt: skip
+    eps = 1e-3
+    for grad, base, index in ((gw.numpy(), w, (1, 0, 1, 2)), (gi.numpy(), x, (0, 1, 3, 2))):
+        plus, minus = base.copy(), base.copy()
+        plus[index] += eps
+        minus[index] -= eps
+        pair = (x, plus) if base is w else (plus, w)
+        pair_m = (x, minus) if base is w else (minus, w)
+        numeric = (np.sum(golden_conv(*pair, None, *args) * dy) - np.sum(golden_conv(*pair_m, None, *args) * dy)) / (
+            2 * eps
+        )
+        assert abs(float(grad[index]) - numeric) < 1e-4
+
+
+def test_convolution_backward_empty_batch(stream: int) -> None:
+    """An empty input leaves gradInput empty, gradWeight and gradBias zero."""
+    x, w, dy = np.zeros((0, 2, 4, 4), np.float32), np.ones((3, 2, 3, 3), np.float32), np.zeros((0, 3, 2, 2), np.float32)
+    gi, gw, gb = conv_backward(stream, dy, x, w, F32, [1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, True])
+    assert gi.numpy().shape == (0, 2, 4, 4)
+    np.testing.assert_array_equal(gw.numpy(), np.zeros((3, 2, 3, 3), np.float32))
+    np.testing.assert_array_equal(gb.numpy(), np.zeros(3, np.float32))
+
+
+# name -> (overrides, status, text); defaults: dy (1, 2, 3, 3), x (1, 4, 5, 5), w (2, 4, 3, 3) f32, mask all
+BACKWARD_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
+    "null weight": ({"w": None}, 161001, "expected weight not to be a null pointer"),
+    "null outputMask": ({"mask": None}, 161001, "expected outputMask not to be a null pointer"),
+    "mask size": ({"mask": [True, True]}, 161002, "outputMask has 2 elements, expected 3."),
+    "null gradWeight": ({"gw": None}, 161001, "expected gradWeight not to be a null pointer"),
+    "int32": ({"dtype": A.ACL_INT32}, 161002, "gradOutput dtype DT_INT32 should be in dtype support list"),
+    "ND 4-d": ({"fmt": A.ACL_FORMAT_ND}, 161002, "gradOutput format must be NCHW."),
+    "stride 0": ({"stride": [0, 1]}, 161002, "the value of stride must be greater than or equal to 1."),
+    "outputPadding": ({"out_pad": [1, 0]}, 161002, "when transposed=false, the value of outputPadding must be 0."),
+    "groups 0": ({"groups": 0}, 161002, "the value of groups must be greater than or equal to 1."),
+    "cubeMathType 4": ({"mode": 4}, 161002, "cubeMathType only support {0: KEEP_DTYPE, 1: ALLOW_FP32_DOWN_PRECISION, "
+                       "2: USE_FP16, 3: USE_HF32}, but got 4"),
+    "gradInput shape": ({"gi": (1, 4, 5, 4)}, 161002, "gradInput shape [1, 4, 5, 4] should be [1, 4, 5, 5]."),
+    "gradBias shape": ({"gb": (3,)}, 161002, "gradBias shape should be [2]."),
+    "groups": ({"groups": 2}, 161002, "the channels 4 must equal weight's shape[1] 4 times groups 2."),
+    "dy spatial": ({"dy": (1, 2, 3, 2)}, 161002, "the spatial dims of gradOutput [3, 2] should be [3, 3]."),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", list(BACKWARD_STATUS))
+def test_convolution_backward_status(session: Any, case: str) -> None:
+    over, want, text = BACKWARD_STATUS[case]
+    cfg: dict[str, Any] = {"dy": (1, 2, 3, 3), "x": (1, 4, 5, 5), "w": (2, 4, 3, 3), "dtype": F32, "fmt": None,
+                           "stride": [1, 1], "pad": [0, 0], "dil": [1, 1], "out_pad": [0, 0], "groups": 1,
+                           "mask": [True, True, True], "mode": 0, "gi": (1, 4, 5, 5), "gw": (2, 4, 3, 3), "gb": (2,),
+                           **over}  # fmt: skip
+
+    def tensor(key: str, fmt: int | None = None) -> Any:
+        shape = cfg[key]
+        dtype = cfg["dtype"]
+        return None if shape is None else nc_tensor(np.ones(shape, np_dtype(dtype)), dtype, fmt or cfg["fmt"]).handle
+
+    mask = None if cfg["mask"] is None else bool_array(cfg["mask"])
+    args = (tensor("dy"), tensor("x"), tensor("w"), None, int_array(cfg["stride"]), int_array(cfg["pad"]),
+            int_array(cfg["dil"]), False, int_array(cfg["out_pad"]), cfg["groups"], mask, cfg["mode"], tensor("gi"),
+            tensor("gw"), tensor("gb", A.ACL_FORMAT_ND))  # fmt: skip
+    _, executor, ret = A.aclnnConvolutionBackwardGetWorkspaceSize(*args)
     assert (ret, executor) == (want, None)
     assert text in (acl.get_recent_err_msg() or "")
