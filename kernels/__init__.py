@@ -37,6 +37,7 @@ from emulator.kernels.math import (
     floor,
     greater,
     greater_equal,
+    im2col,
     inplace_copy,
     inplace_one,
     layer_norm,
@@ -202,6 +203,7 @@ OP_MODULES = (
     # convolution and pooling (issue 15)
     convolution,
     convolution_backward,
+    im2col,
     max_pool,
     avgpool2d,
 )

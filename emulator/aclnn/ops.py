@@ -300,6 +300,8 @@ aclnnConvolutionGetWorkspaceSize: Phase1 = phase1("aclnnConvolution")
 aclnnConvolution: Phase2 = phase2("aclnnConvolution")
 aclnnConvolutionBackwardGetWorkspaceSize: Phase1 = phase1("aclnnConvolutionBackward")
 aclnnConvolutionBackward: Phase2 = phase2("aclnnConvolutionBackward")
+aclnnIm2colGetWorkspaceSize: Phase1 = phase1("aclnnIm2col")
+aclnnIm2col: Phase2 = phase2("aclnnIm2col")
 aclnnMaxPoolGetWorkspaceSize: Phase1 = phase1("aclnnMaxPool")
 aclnnMaxPool: Phase2 = phase2("aclnnMaxPool")
 aclnnAvgPool2dGetWorkspaceSize: Phase1 = phase1("aclnnAvgPool2d")
@@ -600,6 +602,8 @@ __all__ = [
     "aclnnConvolution",
     "aclnnConvolutionBackwardGetWorkspaceSize",
     "aclnnConvolutionBackward",
+    "aclnnIm2colGetWorkspaceSize",
+    "aclnnIm2col",
     "aclnnMaxPoolGetWorkspaceSize",
     "aclnnMaxPool",
     "aclnnAvgPool2dGetWorkspaceSize",

@@ -8,6 +8,7 @@ blocks; and every status the real checker list gives, with its aclGetRecentErrMs
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -450,5 +451,78 @@ def test_convolution_backward_status(session: Any, case: str) -> None:
             int_array(cfg["dil"]), False, int_array(cfg["out_pad"]), cfg["groups"], mask, cfg["mode"], tensor("gi"),
             tensor("gw"), tensor("gb", A.ACL_FORMAT_ND))  # fmt: skip
     _, executor, ret = A.aclnnConvolutionBackwardGetWorkspaceSize(*args)
+    assert (ret, executor) == (want, None)
+    assert text in (acl.get_recent_err_msg() or "")
+
+
+# -- aclnnIm2col -------------------------------------------------------------------------------------
+def golden_im2col(x: np.ndarray, k: list[int], d: list[int], p: list[int], s: list[int]) -> np.ndarray:
+    """Direct loop over the kernel taps (i, j): each tap's strided slice of the padded input is one row per
+    channel of torch's unfold layout (row c * kH * kW + i * kW + j)."""
+    n, c, h, w = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (p[0], p[0]), (p[1], p[1])))
+    oh = (h + 2 * p[0] - d[0] * (k[0] - 1) - 1) // s[0] + 1
+    ow = (w + 2 * p[1] - d[1] * (k[1] - 1) - 1) // s[1] + 1
+    out = np.zeros((n, c, k[0], k[1], oh * ow), x.dtype)
+    for i, j in itertools.product(range(k[0]), range(k[1])):
+        tap = xp[
+            :, :, i * d[0] : i * d[0] + s[0] * (oh - 1) + 1 : s[0], j * d[1] : j * d[1] + s[1] * (ow - 1) + 1 : s[1]
+        ]
+        out[:, :, i, j] = tap.reshape(n, c, oh * ow)
+    return out.reshape(n, c * k[0] * k[1], oh * ow)
+
+
+def test_im2col_documented_example(stream: int) -> None:
+    """[2, 2, 3] of 0..11, 2x2 windows, padding 1, stride 2: the documented [8, 4] columns."""
+    x = np.arange(12, dtype=np.float32).reshape(2, 2, 3)
+    out = nc_out((8, 4), F32, A.ACL_FORMAT_ND)
+    run_op(A.aclnnIm2colGetWorkspaceSize, A.aclnnIm2col, stream, nc_tensor(x, F32, A.ACL_FORMAT_ND).handle,
+           int_array([2, 2]), int_array([1, 1]), int_array([1, 1]), int_array([2, 2]), out.handle)  # fmt: skip
+    np.testing.assert_array_equal(out.numpy(), golden_im2col(x[None], [2, 2], [1, 1], [1, 1], [2, 2])[0])
+    assert out.numpy()[3].tolist() == [0.0, 2.0, 0.0, 0.0]  # channel 0's bottom-right taps: x[0, 0], x[0, 2], padding
+
+
+# name -> (x shape, kernel, dilation, padding, stride, dtype, out dtype, strided)
+IM2COL_CASES: dict[str, tuple[Any, ...]] = {
+    "f16-dilated-strided": ((2, 3, 7, 6), [3, 2], [2, 1], [1, 0], [1, 2], F16, F16, True),
+    "bf16-to-f32": ((1, 2, 5, 5), [2, 2], [1, 1], [0, 1], [2, 1], B16, F32, False),
+    "several-blocks": ((2, 8, 60, 40), [3, 3], [1, 1], [1, 1], [1, 1], F32, F32, False),
+}
+
+
+@pytest.mark.parametrize("case", list(IM2COL_CASES))
+def test_im2col(stream: int, case: str) -> None:
+    shape, k, d, p, s, dtype, out_dtype, strided = IM2COL_CASES[case]
+    x = random_values(dtype, shape, np.random.default_rng(31))
+    golden = golden_im2col(x.astype(np.float64), k, d, p, s)
+    out = nc_out(golden.shape, out_dtype, A.ACL_FORMAT_ND)
+    run_op(A.aclnnIm2colGetWorkspaceSize, A.aclnnIm2col, stream, nc_tensor(x, dtype, strided=strided).handle,
+           int_array(k), int_array(d), int_array(p), int_array(s), out.handle)  # fmt: skip
+    np.testing.assert_array_equal(out.numpy(), golden.astype(np_dtype(out_dtype)))  # data movement: exact
+
+
+# name -> (overrides, status, text); defaults: x (1, 2, 4, 4) f32, kernel / dilation / padding / stride 2, 1, 0, 1
+IM2COL_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
+    "null stride": ({"s": None}, 161001, "expected stride not to be a null pointer"),
+    "int32 self": ({"dtype": A.ACL_INT32}, 161002, "self dtype DT_INT32 should be in dtype support list"),
+    "2-d self": ({"x": (4, 4)}, 161002, "Expected self dim [2] to be 3 or 4 but check failed."),
+    "zero C": ({"x": (1, 0, 4, 4)}, 161002, "self'dims is invalid, self No.[2] dim is [0]."),
+    "kernel size": ({"k": [2]}, 161002, "It is expected kernelSize equals to 2, but got size 1."),
+    "zero stride": ({"s": [1, 0]}, 161002, "but stride No.[2] dim is [0]."),
+    "negative padding": ({"p": [-1, 0]}, 161002, "but padding No.[1] dim is [-1]."),
+    "no window": ({"k": [6, 2]}, 161002, "The shape (-1, 3) of the array calculated by other parameters must be"),
+    "out shape": ({"y": (1, 8, 8)}, 161002, "Expect out shape [1, 8, 9], but got: [1, 8, 8]."),
+}
+
+
+@pytest.mark.parametrize("case", list(IM2COL_STATUS))
+def test_im2col_status(session: Any, case: str) -> None:
+    over, want, text = IM2COL_STATUS[case]
+    cfg: dict[str, Any] = {"x": (1, 2, 4, 4), "y": (1, 8, 9), "dtype": F32, "k": [2, 2], "d": [1, 1], "p": [0, 0],
+                           "s": [1, 1], **over}  # fmt: skip
+    x = nc_tensor(np.ones(cfg["x"], np_dtype(cfg["dtype"])), cfg["dtype"], A.ACL_FORMAT_ND).handle
+    out = nc_out(cfg["y"], F32, A.ACL_FORMAT_ND).handle
+    arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "d", "p", "s")]
+    _, executor, ret = A.aclnnIm2colGetWorkspaceSize(x, *arrays, out)
     assert (ret, executor) == (want, None)
     assert text in (acl.get_recent_err_msg() or "")
