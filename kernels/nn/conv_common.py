@@ -11,7 +11,7 @@ flipped kernel, so every conv kernel is ``conv_forward`` with other arguments.
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -19,12 +19,17 @@ from emulator.engine.tiling import ceil_div
 from emulator.opdev import TilingContext, TilingResult
 
 F32 = np.dtype(np.float32)
-MIN_BLOCK_MACS = 1 << 22  # a block below this many multiply-adds is not worth a core
+MIN_BLOCK_MACS = 1 << 26  # a band is at least this many multiply-adds: host BLAS already uses every core
 
 
 def tensor_of(buf: np.ndarray, dtype: np.dtype, shape: Sequence[int]) -> np.ndarray:
     """A dense kernel buffer (bytes) as the array of ``shape``."""
     return buf.view(dtype)[: int(np.prod(shape, dtype=np.int64))].reshape(shape)
+
+
+def as_f32(x: np.ndarray) -> np.ndarray:
+    """The cube's float32 operand (float16 / bfloat16 widened exactly)."""
+    return x.astype(F32, copy=False)
 
 
 def out_size(size: int, lo: int, hi: int, k: int, stride: int, dilation: int, ceil: bool = False) -> int:
@@ -56,28 +61,32 @@ def windows(xp: np.ndarray, kernel: Sequence[int], stride: Sequence[int], dilati
 
 
 def conv_forward(x: np.ndarray, w: np.ndarray, stride: Sequence[int], lo: Sequence[int], hi: Sequence[int],
-                 dilation: Sequence[int], groups: int, band: tuple[int, int] | None = None) -> np.ndarray:  # fmt: skip
+                 dilation: Sequence[int], groups: int, band: tuple[int, int] | None = None,
+                 to_cube: Callable[[np.ndarray], np.ndarray] = as_f32) -> np.ndarray:  # fmt: skip
     """Cross-correlation of x [N, Cin, *s] with w [Cout, Cin/groups, *k] in float32: [N, Cout, *out].
 
-    ``band`` limits the output to rows [lo, hi) of the first spatial dim (an SPMD block's share).
+    ``band`` limits the output to rows [lo, hi) of the first spatial dim (an SPMD block's share): only
+    the input rows those windows read are converted (``to_cube``: to float32, or HF32) and padded.
     Each group is one matmul of the band's im2col columns with the group's weights.
     """
     rank = x.ndim - 2
     kernel = w.shape[2:]
-    xp = pad_or_crop(x.astype(F32, copy=False), lo, hi)
-    out = [out_size(xp.shape[2 + i], 0, 0, kernel[i], stride[i], dilation[i]) for i in range(rank)]
+    out = [out_size(x.shape[2 + i], lo[i], hi[i], kernel[i], stride[i], dilation[i]) for i in range(rank)]
     r0, r1 = band if band is not None else (0, out[0])
     if r1 <= r0 or 0 in out:
         return np.zeros((x.shape[0], w.shape[0], max(r1 - r0, 0), *out[1:]), F32)
-    first = r0 * stride[0]
-    xp = xp[:, :, first : first + (r1 - r0 - 1) * stride[0] + dilation[0] * (kernel[0] - 1) + 1]
+    first = r0 * stride[0] - lo[0]  # the band's first and one-past-last input row (padding coordinates)
+    last = (r1 - 1) * stride[0] + dilation[0] * (kernel[0] - 1) + 1 - lo[0]
+    rows = x[:, :, max(first, 0) : max(min(last, x.shape[2]), 0)]
+    band_lo, band_hi = [max(-first, 0), *lo[1:]], [max(last - x.shape[2], 0), *hi[1:]]
+    xp = pad_or_crop(to_cube(rows), band_lo, band_hi)
     view = windows(xp, kernel, stride, dilation, (r1 - r0, *out[1:]))
     n, cin = x.shape[0], x.shape[1]
     cg, og = cin // groups, w.shape[0] // groups
     positions = (r1 - r0) * int(np.prod(out[1:], dtype=np.int64))
     axes = (0, *range(2, 2 + rank), 1, *range(2 + rank, 2 + 2 * rank))  # N, *out, C, *k
     result = np.empty((n, groups, og, positions), F32)
-    wf = w.astype(F32, copy=False).reshape(groups, og, -1)
+    wf = to_cube(w).reshape(groups, og, -1)
     for g in range(groups):
         cols = view[:, g * cg : (g + 1) * cg].transpose(axes).reshape(n, positions, -1)
         result[:, g] = np.matmul(cols, wf[g].T).transpose(0, 2, 1)
@@ -104,14 +113,17 @@ def transposed_weight(w: np.ndarray, groups: int) -> np.ndarray:
 
 def conv_transposed(x: np.ndarray, w: np.ndarray, stride: Sequence[int], lo: Sequence[int], hi: Sequence[int],
                     dilation: Sequence[int], output_padding: Sequence[int], groups: int,
-                    band: tuple[int, int] | None = None) -> np.ndarray:  # fmt: skip
+                    band: tuple[int, int] | None = None,
+                    to_cube: Callable[[np.ndarray], np.ndarray] = as_f32) -> np.ndarray:  # fmt: skip
     """The transposed convolution (the input gradient of ``conv_forward``): x [N, Cin, *s], w [Cin, Cout/g, *k]."""
     k = w.shape[2:]
     span = [dilation[i] * (k[i] - 1) for i in range(len(k))]
     new_lo = [span[i] - lo[i] for i in range(len(k))]
     new_hi = [span[i] - hi[i] + output_padding[i] for i in range(len(k))]
     ones = [1] * len(k)
-    return conv_forward(dilate(x, stride), transposed_weight(w, groups), ones, new_lo, new_hi, dilation, groups, band)
+    return conv_forward(
+        dilate(x, stride), transposed_weight(w, groups), ones, new_lo, new_hi, dilation, groups, band, to_cube
+    )
 
 
 def conv_weight_grad(x: np.ndarray, dy: np.ndarray, kernel: Sequence[int], stride: Sequence[int], lo: Sequence[int],

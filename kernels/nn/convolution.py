@@ -21,7 +21,7 @@ HF32 as MatMul does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +43,7 @@ from emulator.kernels.math.reduce_common import int_array_values
 from emulator.kernels.math.soc_lists import DAV_2201, DAV_3510
 from emulator.kernels.nn.conv_common import (
     F32,
+    as_f32,
     band_of,
     band_tiling_for,
     conv_forward,
@@ -111,10 +112,16 @@ class ConvAttrs(KernelAttrs):
                    int(groups), output_padding, bool(rest[-1]))  # fmt: skip
 
 
+def cube_operand(dtype: np.dtype, hf32: bool) -> Callable[[np.ndarray], np.ndarray]:
+    """How the cube reads an operand: float32 (float16 / bfloat16 widened), HF32-rounded when the binary runs HF32."""
+    if hf32 and dtype == F32:
+        return lambda v: to_hf32(v.astype(F32, copy=False))
+    return as_f32
+
+
 def operand(buf: np.ndarray, dtype: np.dtype, shape: Sequence[int], hf32: bool) -> np.ndarray:
-    """An input as float32 for the cube (HF32-rounded when the binary runs HF32)."""
-    values = tensor_of(buf, dtype, shape).astype(F32)
-    return to_hf32(values) if hf32 and dtype == F32 else values
+    """A whole input as the cube reads it."""
+    return cube_operand(dtype, hf32)(tensor_of(buf, dtype, shape))
 
 
 def conv_kernel(ctx: BlockContext[ConvAttrs], x: np.ndarray, w: np.ndarray, *rest: np.ndarray) -> None:
@@ -123,13 +130,14 @@ def conv_kernel(ctx: BlockContext[ConvAttrs], x: np.ndarray, w: np.ndarray, *res
     lo, hi = band_of(ctx.tiling, ctx.block_idx)
     if lo >= hi:
         return
-    xs = operand(x, a.x_dtype, a.x_shape, a.hf32)
-    ws = operand(w, a.x_dtype, a.w_shape, a.hf32)
+    xs, ws = tensor_of(x, a.x_dtype, a.x_shape), tensor_of(w, a.x_dtype, a.w_shape)
+    cube = cube_operand(a.x_dtype, a.hf32)
     pad_lo, pad_hi = a.pads[0::2], a.pads[1::2]
     if a.output_padding:
-        band = conv_transposed(xs, ws, a.strides, pad_lo, pad_hi, a.dilations, a.output_padding, a.groups, (lo, hi))
+        band = conv_transposed(xs, ws, a.strides, pad_lo, pad_hi, a.dilations, a.output_padding, a.groups, (lo, hi),
+                               cube)  # fmt: skip
     else:
-        band = conv_forward(xs, ws, a.strides, pad_lo, pad_hi, a.dilations, a.groups, (lo, hi))
+        band = conv_forward(xs, ws, a.strides, pad_lo, pad_hi, a.dilations, a.groups, (lo, hi), cube)
     if a.has_bias:
         bias = rest[0].view(F32)[: a.y_shape[1]]
         band += bias.reshape((1, -1) + (1,) * (len(a.y_shape) - 2))

@@ -27,6 +27,7 @@ from conv_helpers import (
 
 from emulator import acl, aclnn, npu, process
 from emulator.config import Settings
+from emulator.kernels.nn.conv_common import band_tiling_for
 from emulator.meta.dtypes import DataType
 
 A = aclnn
@@ -94,16 +95,17 @@ def test_convolution_documented_example(stream: int) -> None:
 def test_convolution_blocks_and_hf32(stream: int) -> None:
     """A shape worth several cube cores is cut into bands of output rows; USE_HF32 rounds fp32 inputs."""
     rng = np.random.default_rng(3)
-    x, w = random_values(F32, (1, 16, 64, 64), rng), random_values(F32, (32, 16, 3, 3), rng)
-    out = nc_out((1, 32, 62, 62), F32)
+    x, w = random_values(F32, (1, 32, 64, 64), rng), random_values(F32, (128, 32, 3, 3), rng)
+    out = nc_out((1, 128, 62, 62), F32)
     args = conv_args(nc_tensor(x, F32).handle, nc_tensor(w, F32).handle, None, [1, 1], [0, 0], [1, 1], False,
                      [0, 0], 1, out.handle, 3)  # fmt: skip
     ws, executor, ret = A.aclnnConvolutionGetWorkspaceSize(*args)
     assert ret == 0
     assert [launcher.name for launcher in executor.launchers] == ["Conv2D"]
+    assert band_tiling_for(62, 128 * 62 * 62 * 288, 20).block_dim == 2  # 141M multiply-adds: two bands
     assert A.aclnnConvolution(0, ws, executor, stream) == 0 and acl.rt.synchronize_stream(stream) == 0
-    cols = np.lib.stride_tricks.sliding_window_view(x.astype(np.float64), (3, 3), axis=(2, 3))  # 1,16,62,62,3,3
-    golden = np.einsum("ncijkl,ockl->noij", cols, w.astype(np.float64))
+    cols = np.lib.stride_tricks.sliding_window_view(x.astype(np.float64), (3, 3), axis=(2, 3))  # 1,32,62,62,3,3
+    golden = np.tensordot(cols, w.astype(np.float64), axes=([1, 4, 5], [1, 2, 3])).transpose(0, 3, 1, 2)
     assert np.max(np.abs(out.numpy() - golden)) / np.max(np.abs(golden)) < 2e-3  # HF32: 11 mantissa bits
     assert np.max(np.abs(out.numpy() - golden)) > 0  # and it did round
 
