@@ -313,6 +313,8 @@ def check_formats(api: str, x: aclTensor, w: aclTensor, bias: aclTensor | None, 
     if bias is not None:
         check_param(bias.storage_format in BIAS_FORMATS, api, "bias format must be one of {NCL, NCHW, NCDHW, ND}.")
     want = RANK_FORMAT[len(x.view_shape)]
+    check_param(w.storage_format != F.ACL_FORMAT_FRACTAL_Z, api, "FRACTAL_Z weights are not emulated: pass the "
+                "weight in the NCHW format.")  # fmt: skip
     for name, t in (("input", x), ("weight", w), ("output", out)):
         check_param(t.storage_format == want, api, f"{name} format must be {want.name.removeprefix('ACL_FORMAT_')}.")
 

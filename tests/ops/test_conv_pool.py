@@ -148,23 +148,23 @@ CONV_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("case", list(CONV_STATUS))
-def test_convolution_status(session: Any, case: str) -> None:
-    over, want, text = CONV_STATUS[case]
-    cfg: dict[str, Any] = {"x": X4, "w": W4, "y": (1, 2, 3, 3), "dtype": F32, "bias": None, "bias_shape": (2,),
-                           "stride": [1, 1], "pad": [0, 0], "dil": [1, 1], "transposed": False, "out_pad": [0, 0],
-                           "groups": 1, "fmt": None, "mode": 0, **over}  # fmt: skip
+def test_convolution_status(session: Any) -> None:
+    """Every row of the table in one session: the status, no executor, and the recent error text."""
+    for case, (over, want, text) in CONV_STATUS.items():
+        cfg: dict[str, Any] = {"x": X4, "w": W4, "y": (1, 2, 3, 3), "dtype": F32, "bias": None, "bias_shape": (2,),
+                               "stride": [1, 1], "pad": [0, 0], "dil": [1, 1], "transposed": False, "out_pad": [0, 0],
+                               "groups": 1, "fmt": None, "mode": 0, **over}  # fmt: skip
 
-    def tensor(shape: Any, dtype: int) -> Any:
-        return None if shape is None else nc_tensor(np.ones(shape, np_dtype(dtype)), dtype, cfg["fmt"]).handle
+        def tensor(shape: Any, dtype: int, fmt: int | None = cfg["fmt"]) -> Any:
+            return None if shape is None else nc_tensor(np.ones(shape, np_dtype(dtype)), dtype, fmt).handle
 
-    bias = tensor(cfg["bias_shape"], cfg["bias"]) if cfg["bias"] is not None else None
-    arrays = [None if cfg[k] is None else int_array(cfg[k]) for k in ("stride", "pad", "dil", "out_pad")]
-    args = (tensor(cfg["x"], cfg["dtype"]), tensor(cfg["w"], cfg["dtype"]), bias, arrays[0], arrays[1], arrays[2],
-            cfg["transposed"], arrays[3], cfg["groups"], tensor(cfg["y"], cfg["dtype"]), cfg["mode"])  # fmt: skip
-    _, executor, ret = A.aclnnConvolutionGetWorkspaceSize(*args)
-    assert (ret, executor) == (want, None)
-    assert text in (acl.get_recent_err_msg() or "")
+        bias = tensor(cfg["bias_shape"], cfg["bias"]) if cfg["bias"] is not None else None
+        arrays = [None if cfg[k] is None else int_array(cfg[k]) for k in ("stride", "pad", "dil", "out_pad")]
+        args = (tensor(cfg["x"], cfg["dtype"]), tensor(cfg["w"], cfg["dtype"]), bias, arrays[0], arrays[1], arrays[2],
+                cfg["transposed"], arrays[3], cfg["groups"], tensor(cfg["y"], cfg["dtype"]), cfg["mode"])  # fmt: skip
+        _, executor, ret = A.aclnnConvolutionGetWorkspaceSize(*args)
+        assert (ret, executor) == (want, None), case
+        assert text in (acl.get_recent_err_msg() or ""), case
 
 
 def test_convolution_310p_fp32() -> None:
@@ -251,19 +251,19 @@ MAX_POOL_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
 }
 
 
-@pytest.mark.parametrize("case", list(MAX_POOL_STATUS))
-def test_max_pool_status(session: Any, case: str) -> None:
-    over, want, text = MAX_POOL_STATUS[case]
-    cfg: dict[str, Any] = {"x": (1, 2, 4, 4), "y": (1, 2, 2, 2), "dtype": F32, "out_dtype": None, "k": [2, 2],
-                           "s": [2, 2], "pads": [0], "dil": [1, 1], "auto": 0, **over}  # fmt: skip
-    fmt = A.ACL_FORMAT_NCHW
-    x = nc_tensor(np.ones(cfg["x"], np_dtype(cfg["dtype"])), cfg["dtype"], fmt).handle
-    out = nc_out(cfg["y"], cfg["out_dtype"] or cfg["dtype"], fmt).handle
-    arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "s", "pads", "dil")]
-    _, executor, ret = A.aclnnMaxPoolGetWorkspaceSize(x, arrays[0], arrays[1], cfg["auto"], arrays[2], arrays[3], 0,
-                                                      out)  # fmt: skip
-    assert (ret, executor) == (want, None)
-    assert text in (acl.get_recent_err_msg() or "")
+def test_max_pool_status(session: Any) -> None:
+    """Every row of the table in one session: the status, no executor, and the recent error text."""
+    for case, (over, want, text) in MAX_POOL_STATUS.items():
+        cfg: dict[str, Any] = {"x": (1, 2, 4, 4), "y": (1, 2, 2, 2), "dtype": F32, "out_dtype": None, "k": [2, 2],
+                               "s": [2, 2], "pads": [0], "dil": [1, 1], "auto": 0, **over}  # fmt: skip
+        fmt = A.ACL_FORMAT_NCHW
+        x = nc_tensor(np.ones(cfg["x"], np_dtype(cfg["dtype"])), cfg["dtype"], fmt).handle
+        out = nc_out(cfg["y"], cfg["out_dtype"] or cfg["dtype"], fmt).handle
+        arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "s", "pads", "dil")]
+        _, executor, ret = A.aclnnMaxPoolGetWorkspaceSize(x, arrays[0], arrays[1], cfg["auto"], arrays[2], arrays[3], 0,
+                                                          out)  # fmt: skip
+        assert (ret, executor) == (want, None), case
+        assert text in (acl.get_recent_err_msg() or ""), case
 
 
 # -- aclnnAvgPool2d ----------------------------------------------------------------------------------
@@ -316,17 +316,17 @@ AVG_POOL_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
 }
 
 
-@pytest.mark.parametrize("case", list(AVG_POOL_STATUS))
-def test_avg_pool2d_status(session: Any, case: str) -> None:
-    over, want, text = AVG_POOL_STATUS[case]
-    cfg: dict[str, Any] = {"x": (1, 2, 4, 4), "y": (1, 2, 2, 2), "dtype": F32, "k": [2, 2], "s": [2, 2], "p": [0],
-                           "fmt": None, "mode": 0, **over}  # fmt: skip
-    x = nc_tensor(np.ones(cfg["x"], np_dtype(cfg["dtype"])), cfg["dtype"], cfg["fmt"]).handle
-    out = nc_out(cfg["y"], cfg["dtype"], cfg["fmt"]).handle
-    arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "s", "p")]
-    _, executor, ret = A.aclnnAvgPool2dGetWorkspaceSize(x, *arrays, False, True, 0, cfg["mode"], out)
-    assert (ret, executor) == (want, None)
-    assert text in (acl.get_recent_err_msg() or "")
+def test_avg_pool2d_status(session: Any) -> None:
+    """Every row of the table in one session: the status, no executor, and the recent error text."""
+    for case, (over, want, text) in AVG_POOL_STATUS.items():
+        cfg: dict[str, Any] = {"x": (1, 2, 4, 4), "y": (1, 2, 2, 2), "dtype": F32, "k": [2, 2], "s": [2, 2], "p": [0],
+                               "fmt": None, "mode": 0, **over}  # fmt: skip
+        x = nc_tensor(np.ones(cfg["x"], np_dtype(cfg["dtype"])), cfg["dtype"], cfg["fmt"]).handle
+        out = nc_out(cfg["y"], cfg["dtype"], cfg["fmt"]).handle
+        arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "s", "p")]
+        _, executor, ret = A.aclnnAvgPool2dGetWorkspaceSize(x, *arrays, False, True, 0, cfg["mode"], out)
+        assert (ret, executor) == (want, None), case
+        assert text in (acl.get_recent_err_msg() or ""), case
 
 
 # -- aclnnConvolutionBackward ------------------------------------------------------------------------
@@ -435,26 +435,26 @@ BACKWARD_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("case", list(BACKWARD_STATUS))
-def test_convolution_backward_status(session: Any, case: str) -> None:
-    over, want, text = BACKWARD_STATUS[case]
-    cfg: dict[str, Any] = {"dy": (1, 2, 3, 3), "x": (1, 4, 5, 5), "w": (2, 4, 3, 3), "dtype": F32, "fmt": None,
-                           "stride": [1, 1], "pad": [0, 0], "dil": [1, 1], "out_pad": [0, 0], "groups": 1,
-                           "mask": [True, True, True], "mode": 0, "gi": (1, 4, 5, 5), "gw": (2, 4, 3, 3), "gb": (2,),
-                           **over}  # fmt: skip
+def test_convolution_backward_status(session: Any) -> None:
+    """Every row of the table in one session: the status, no executor, and the recent error text."""
+    for case, (over, want, text) in BACKWARD_STATUS.items():
+        cfg: dict[str, Any] = {"dy": (1, 2, 3, 3), "x": (1, 4, 5, 5), "w": (2, 4, 3, 3), "dtype": F32, "fmt": None,
+                               "stride": [1, 1], "pad": [0, 0], "dil": [1, 1], "out_pad": [0, 0], "groups": 1,
+                               "mask": [True, True, True], "mode": 0, "gi": (1, 4, 5, 5), "gw": (2, 4, 3, 3),
+                               "gb": (2,), **over}  # fmt: skip
 
-    def tensor(key: str, fmt: int | None = None) -> Any:
-        shape = cfg[key]
-        dtype = cfg["dtype"]
-        return None if shape is None else nc_tensor(np.ones(shape, np_dtype(dtype)), dtype, fmt or cfg["fmt"]).handle
+        def tensor(key: str, fmt: int | None = None, cfg: dict[str, Any] = cfg) -> Any:
+            shape, dtype = cfg[key], cfg["dtype"]
+            host = None if shape is None else np.ones(shape, np_dtype(dtype))
+            return None if host is None else nc_tensor(host, dtype, fmt or cfg["fmt"]).handle
 
-    mask = None if cfg["mask"] is None else bool_array(cfg["mask"])
-    args = (tensor("dy"), tensor("x"), tensor("w"), None, int_array(cfg["stride"]), int_array(cfg["pad"]),
-            int_array(cfg["dil"]), False, int_array(cfg["out_pad"]), cfg["groups"], mask, cfg["mode"], tensor("gi"),
-            tensor("gw"), tensor("gb", A.ACL_FORMAT_ND))  # fmt: skip
-    _, executor, ret = A.aclnnConvolutionBackwardGetWorkspaceSize(*args)
-    assert (ret, executor) == (want, None)
-    assert text in (acl.get_recent_err_msg() or "")
+        mask = None if cfg["mask"] is None else bool_array(cfg["mask"])
+        args = (tensor("dy"), tensor("x"), tensor("w"), None, int_array(cfg["stride"]), int_array(cfg["pad"]),
+                int_array(cfg["dil"]), False, int_array(cfg["out_pad"]), cfg["groups"], mask, cfg["mode"], tensor("gi"),
+                tensor("gw"), tensor("gb", A.ACL_FORMAT_ND))  # fmt: skip
+        _, executor, ret = A.aclnnConvolutionBackwardGetWorkspaceSize(*args)
+        assert (ret, executor) == (want, None), case
+        assert text in (acl.get_recent_err_msg() or ""), case
 
 
 # -- aclnnIm2col -------------------------------------------------------------------------------------
@@ -517,14 +517,14 @@ IM2COL_STATUS: dict[str, tuple[dict[str, Any], int, str]] = {
 }
 
 
-@pytest.mark.parametrize("case", list(IM2COL_STATUS))
-def test_im2col_status(session: Any, case: str) -> None:
-    over, want, text = IM2COL_STATUS[case]
-    cfg: dict[str, Any] = {"x": (1, 2, 4, 4), "y": (1, 8, 9), "dtype": F32, "k": [2, 2], "d": [1, 1], "p": [0, 0],
-                           "s": [1, 1], **over}  # fmt: skip
-    x = nc_tensor(np.ones(cfg["x"], np_dtype(cfg["dtype"])), cfg["dtype"], A.ACL_FORMAT_ND).handle
-    out = nc_out(cfg["y"], F32, A.ACL_FORMAT_ND).handle
-    arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "d", "p", "s")]
-    _, executor, ret = A.aclnnIm2colGetWorkspaceSize(x, *arrays, out)
-    assert (ret, executor) == (want, None)
-    assert text in (acl.get_recent_err_msg() or "")
+def test_im2col_status(session: Any) -> None:
+    """Every row of the table in one session: the status, no executor, and the recent error text."""
+    for case, (over, want, text) in IM2COL_STATUS.items():
+        cfg: dict[str, Any] = {"x": (1, 2, 4, 4), "y": (1, 8, 9), "dtype": F32, "k": [2, 2], "d": [1, 1], "p": [0, 0],
+                               "s": [1, 1], **over}  # fmt: skip
+        x = nc_tensor(np.ones(cfg["x"], np_dtype(cfg["dtype"])), cfg["dtype"], A.ACL_FORMAT_ND).handle
+        out = nc_out(cfg["y"], F32, A.ACL_FORMAT_ND).handle
+        arrays = [None if cfg[key] is None else int_array(cfg[key]) for key in ("k", "d", "p", "s")]
+        _, executor, ret = A.aclnnIm2colGetWorkspaceSize(x, *arrays, out)
+        assert (ret, executor) == (want, None), case
+        assert text in (acl.get_recent_err_msg() or ""), case
