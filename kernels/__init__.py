@@ -89,6 +89,7 @@ from emulator.kernels.nn import (
     index_select,
     leaky_relu,
     log_softmax,
+    mv,
     nonzero,
     norm,
     softplus,
@@ -195,6 +196,8 @@ OP_MODULES = (
     # gated units (issue 14)
     swi_glu,
     geglu,
+    # upsampling and the matmul family (issue 15)
+    mv,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

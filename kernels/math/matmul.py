@@ -352,7 +352,7 @@ def _matmul(api: str, self: aclTensor | None, mat2: aclTensor | None, out: aclTe
             with l0_label("Fill"):
                 view_copy(fill_l0(tuple(out.view_shape), 0.0, out.dtype, executor), out, executor)
             return unique.release(executor.get_workspace_size())
-        result = _matmul_chain(self, mat2, out, mode, a2, b2, kernel_shape, executor)
+        result = matmul_chain(self, mat2, out, mode, a2, b2, kernel_shape, executor)
         if result.view_shape != out.view_shape:
             result = reshape_view(executor, result, tuple(out.view_shape))
         with l0_label("ViewCopy"):
@@ -360,7 +360,7 @@ def _matmul(api: str, self: aclTensor | None, mat2: aclTensor | None, out: aclTe
         return unique.release(executor.get_workspace_size())
 
 
-def _matmul_chain(
+def matmul_chain(
     self: aclTensor, mat2: aclTensor, out: aclTensor, mode: int, a2: tuple[int, ...], b2: tuple[int, ...],
     kernel_shape: tuple[int, ...], executor: aclOpExecutor,
 ) -> aclTensor:  # fmt: skip
