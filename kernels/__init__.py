@@ -11,6 +11,12 @@ here (docs/adding_an_op.md).
 from __future__ import annotations
 
 from emulator.engine.tiling import OpImpl
+from emulator.kernels.cv import (
+    upsample_bilinear_2d,
+    upsample_bilinear_2d_backward,
+    upsample_nearest_2d,
+    upsample_nearest_2d_backward,
+)
 from emulator.kernels.math import (
     abs_neg,
     aclnn_cast,
@@ -197,6 +203,10 @@ OP_MODULES = (
     swi_glu,
     geglu,
     # upsampling and the matmul family (issue 15)
+    upsample_nearest_2d,
+    upsample_nearest_2d_backward,
+    upsample_bilinear_2d,
+    upsample_bilinear_2d_backward,
     mv,
 )
 

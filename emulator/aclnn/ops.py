@@ -296,6 +296,14 @@ aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
 aclnnGeGlu: Phase2 = phase2("aclnnGeGlu")
 aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
 aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
+aclnnUpsampleNearest2dGetWorkspaceSize: Phase1 = phase1("aclnnUpsampleNearest2d")
+aclnnUpsampleNearest2d: Phase2 = phase2("aclnnUpsampleNearest2d")
+aclnnUpsampleNearest2dBackwardGetWorkspaceSize: Phase1 = phase1("aclnnUpsampleNearest2dBackward")
+aclnnUpsampleNearest2dBackward: Phase2 = phase2("aclnnUpsampleNearest2dBackward")
+aclnnUpsampleBilinear2dGetWorkspaceSize: Phase1 = phase1("aclnnUpsampleBilinear2d")
+aclnnUpsampleBilinear2d: Phase2 = phase2("aclnnUpsampleBilinear2d")
+aclnnUpsampleBilinear2dBackwardGetWorkspaceSize: Phase1 = phase1("aclnnUpsampleBilinear2dBackward")
+aclnnUpsampleBilinear2dBackward: Phase2 = phase2("aclnnUpsampleBilinear2dBackward")
 aclnnMvGetWorkspaceSize: Phase1 = phase1("aclnnMv")
 aclnnMv: Phase2 = phase2("aclnnMv")
 
@@ -590,6 +598,14 @@ __all__ = [
     "aclnnGeGlu",
     "aclnnGeGluV3GetWorkspaceSize",
     "aclnnGeGluV3",
+    "aclnnUpsampleNearest2dGetWorkspaceSize",
+    "aclnnUpsampleNearest2d",
+    "aclnnUpsampleNearest2dBackwardGetWorkspaceSize",
+    "aclnnUpsampleNearest2dBackward",
+    "aclnnUpsampleBilinear2dGetWorkspaceSize",
+    "aclnnUpsampleBilinear2d",
+    "aclnnUpsampleBilinear2dBackwardGetWorkspaceSize",
+    "aclnnUpsampleBilinear2dBackward",
     "aclnnMvGetWorkspaceSize",
     "aclnnMv",
 ]

@@ -60,7 +60,10 @@ SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "S
                   "LayerNormWithImplMode": "layer_norm", "PowTensorScalar": "pow",
                   "PowScalarTensor": "pow", "ClampMin": "clamp", "ClampMax": "clamp",
                   "SearchSorteds": "searchsorted", "One": "ones", "ArgMax": "argmax", "CumsumV2": "cumsum",
-                  "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu"}  # fmt: skip
+                  "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu",
+                  "UpsampleNearest2d": "upsample_nearest_2d", "UpsampleBilinear2d": "upsample_bilinear_2d",
+                  "UpsampleNearest2dBackward": "upsample_nearest_2d_backward",
+                  "UpsampleBilinear2dBackward": "upsample_bilinear_2d_backward"}  # fmt: skip
 
 
 def header_of(api: str) -> str:
