@@ -78,6 +78,7 @@ from emulator.kernels.math import (
     stack,
     sub,
     tanh,
+    triangular_solve,
     trig,
     tril,
     triu,
@@ -102,6 +103,7 @@ from emulator.kernels.nn import (
     swi_glu,
     threshold,
     topk,
+    weight_quant_batch_matmul_v2,
 )
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
@@ -208,6 +210,8 @@ OP_MODULES = (
     upsample_bilinear_2d,
     upsample_bilinear_2d_backward,
     mv,
+    triangular_solve,
+    weight_quant_batch_matmul_v2,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

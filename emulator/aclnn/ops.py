@@ -306,6 +306,10 @@ aclnnUpsampleBilinear2dBackwardGetWorkspaceSize: Phase1 = phase1("aclnnUpsampleB
 aclnnUpsampleBilinear2dBackward: Phase2 = phase2("aclnnUpsampleBilinear2dBackward")
 aclnnMvGetWorkspaceSize: Phase1 = phase1("aclnnMv")
 aclnnMv: Phase2 = phase2("aclnnMv")
+aclnnTriangularSolveGetWorkspaceSize: Phase1 = phase1("aclnnTriangularSolve")
+aclnnTriangularSolve: Phase2 = phase2("aclnnTriangularSolve")
+aclnnWeightQuantBatchMatmulV2GetWorkspaceSize: Phase1 = phase1("aclnnWeightQuantBatchMatmulV2")
+aclnnWeightQuantBatchMatmulV2: Phase2 = phase2("aclnnWeightQuantBatchMatmulV2")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -608,4 +612,8 @@ __all__ = [
     "aclnnUpsampleBilinear2dBackward",
     "aclnnMvGetWorkspaceSize",
     "aclnnMv",
+    "aclnnTriangularSolveGetWorkspaceSize",
+    "aclnnTriangularSolve",
+    "aclnnWeightQuantBatchMatmulV2GetWorkspaceSize",
+    "aclnnWeightQuantBatchMatmulV2",
 ]

@@ -198,6 +198,11 @@ def resize_grad_kernel(ctx: BlockContext[ResizeAttrs], grads: np.ndarray, *rest:
 
 
 # -- L2 helpers ----------------------------------------------------------------------------------------------
+def ints(array: aclIntArray) -> list[int]:
+    """An aclIntArray's values as Python ints."""
+    return [int(v) for v in array.values]  # type: ignore[call-overload]
+
+
 def check_nc_dims(api: str, self: aclTensor, out: aclTensor) -> None:
     """CheckNCDimValid: NCHW or NHWC storage (``self``'s), and the same N and C in both."""
     fmt = self.storage_format
@@ -217,7 +222,7 @@ def hw_of(tensor: aclTensor) -> tuple[int, int]:
 
 def check_output_size(api: str, out: aclTensor, output_size: aclIntArray) -> None:
     """Both aclnn forward APIs: out's H and W are outputSize's (by out's storage format)."""
-    want = list(output_size.values)
+    want = ints(output_size)
     if out.storage_format not in (NCHW, NHWC):
         return
     h, w = hw_of(out)
@@ -227,11 +232,11 @@ def check_output_size(api: str, out: aclTensor, output_size: aclIntArray) -> Non
 
 def grad_size_check(api: str, grad_out: aclTensor, output_size: aclIntArray, input_size: aclIntArray) -> None:
     """The backward APIs' shared element check: H and W sizes positive, gradOut the forward output's shape."""
-    oh, ow = output_size.values[:2]
-    n, c, ih, iw = input_size.values[:4]
+    oh, ow = ints(output_size)[:2]
+    n, c, ih, iw = ints(input_size)[:4]
     full = [n, c, oh, ow]
     if grad_out.storage_format == NHWC:
-        ih, iw, c = input_size.values[1:4]
+        ih, iw, c = ints(input_size)[1:4]
         full = [n, oh, ow, c]
     message = (f"Input and output sizes should greater than 0, but got input (H: {ih}, W: {iw}) output "
                f"(H: {oh}, W: {ow})")  # fmt: skip

@@ -31,6 +31,7 @@ from emulator.kernels.cv.resize_common import (
     check_output_size,
     from_nchw,
     hw_of,
+    ints,
     real_scale,
     resize_kernel,
     resize_tiling,
@@ -151,7 +152,7 @@ def _check(api: str, self: aclTensor, output_size: aclIntArray | None, scales_h:
     check_param(scales_w >= 0 and scales_h >= 0, api, message)
     check_param(output_size is not None, api, "outputSize must not be null.")
     assert output_size is not None
-    count = len(output_size.values)
+    count = len(ints(output_size))
     check_param(count == 2, api, f"outputSize size must be 2, but got {count}.")
     check_output_size(api, out, output_size)
 
@@ -180,7 +181,7 @@ def aclnnUpsampleBilinear2dGetWorkspaceSize(
             return unique.release(0)
         channels_last = self.storage_format == NHWC
         x = contiguous(self, executor)
-        oh, ow = outputSize.values
+        oh, ow = ints(outputSize)
         size = convert_to_tensor([oh, ow], D.DT_INT32, executor)
         a2 = current_l2().op.soc.npu_arch == DAV_2201
         if self.dtype == D.DT_DOUBLE:

@@ -26,6 +26,7 @@ from emulator.kernels.cv.resize_common import (
     check_nc_dims,
     from_nchw,
     grad_size_check,
+    ints,
     resize_grad_kernel,
     resize_tiling,
     to_nchw,
@@ -71,16 +72,16 @@ def _check_shape(api: str, grad_out: aclTensor, output_size: aclIntArray, input_
                  ) -> None:  # fmt: skip
     dims = len(grad_out.view_shape)
     check_param(dims == 4, api, f"gradOut dim {dims} should be 4.")
-    count = len(output_size.values)
+    count = len(ints(output_size))
     check_param(count == 2, api, f"It is expected output_size equals to 2, but got size {count}")
-    count = len(input_size.values)
+    count = len(ints(input_size))
     check_param(count == 4, api, f"It is expected input_size equals to 4, but got size {count}")
-    oh, ow = output_size.values
+    oh, ow = ints(output_size)
     if out.storage_format == NCHW:
-        n, c, ih, iw = input_size.values
+        n, c, ih, iw = ints(input_size)
         full_out, full_in = [n, c, oh, ow], [n, c, ih, iw]
     else:
-        n, ih, iw, c = input_size.values
+        n, ih, iw, c = ints(input_size)
         full_out, full_in = [n, oh, ow, c], [n, ih, iw, c]
     message = (f"Size of H and W must be greater than 0, bug got input (H: {ih}, W: {iw}), output (H: {oh}, "
                f"W: {ow})")  # fmt: skip
@@ -110,7 +111,7 @@ def aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
     check_not_null(api, gradOut=gradOut, outputSize=outputSize, inputSize=inputSize, out=out)
     assert gradOut is not None and outputSize is not None and inputSize is not None and out is not None
     _check_shape(api, gradOut, outputSize, inputSize, out)
-    same = list(gradOut.view_shape) == list(inputSize.values)
+    same = list(gradOut.view_shape) == ints(inputSize)
     if not same:
         regbase = current_l2().op.soc.npu_arch == DAV_3510
         check_dtype(api, "gradOut", gradOut, (D.DT_FLOAT16, D.DT_FLOAT, *((D.DT_BF16,) if regbase else ())))
@@ -127,7 +128,7 @@ def aclnnUpsampleBilinear2dBackwardGetWorkspaceSize(
             channels_last = out.storage_format == NHWC
             g = cast(to_nchw(result, channels_last, executor), D.DT_FLOAT, executor)
             n, c = g.view_shape[:2]
-            ih, iw = (inputSize.values[1:3]) if channels_last else (inputSize.values[2:4])
+            ih, iw = (ints(inputSize)[1:3]) if channels_last else (ints(inputSize)[2:4])
             grad = executor.alloc_tensor((n, c, ih, iw), D.DT_FLOAT)
             attrs = OP_ATTR(Bool(align), Bool(not align))
             status = add_to_launcher_list_aicore(executor, RESIZE_BILINEAR_V2_GRAD, OP_INPUT(g, None), OP_OUTPUT(grad),

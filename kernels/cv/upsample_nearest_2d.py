@@ -26,6 +26,7 @@ from emulator.kernels.cv.resize_common import (
     check_nc_dims,
     check_output_size,
     from_nchw,
+    ints,
     resize_kernel,
     resize_tiling,
     to_nchw,
@@ -96,7 +97,7 @@ BASE_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_DOUBLE, D.DT_UINT8)
 
 
 def _check_shape(api: str, self: aclTensor, output_size: aclIntArray) -> None:
-    sizes = list(output_size.values)
+    sizes = ints(output_size)
     check_param(len(sizes) == 2, api, f"It is expected output size equals to 2, but got size {len(sizes)}.")
     shape = tuple(self.view_shape)
     check_param(len(shape) == 4, api, f"It is expected input size equals to 4, but got size {len(shape)}.")
@@ -148,15 +149,15 @@ def aclnnUpsampleNearest2dGetWorkspaceSize(
         if self.dtype in AICORE_DTYPES:
             x = to_nchw(x, channels_last, executor)
             n, c = x.view_shape[:2]
-            y = resize_nearest_l0(x, size, (n, c, *outputSize.values), executor)
+            y = resize_nearest_l0(x, size, (n, c, *ints(outputSize)), executor)
             y = from_nchw(y, channels_last, executor)
         elif channels_last:
             n, _, _, c = x.view_shape
-            y = resize_nearest_l0(x, size, (n, *outputSize.values, c), executor)
+            y = resize_nearest_l0(x, size, (n, *ints(outputSize), c), executor)
         else:
             x = transpose_l0(x, TO_NHWC, executor)
             n, _, _, c = x.view_shape
-            y = transpose_l0(resize_nearest_l0(x, size, (n, *outputSize.values, c), executor), TO_NCHW, executor)
+            y = transpose_l0(resize_nearest_l0(x, size, (n, *ints(outputSize), c), executor), TO_NCHW, executor)
         view_copy(y, out, executor)
         return unique.release(executor.get_workspace_size())
 

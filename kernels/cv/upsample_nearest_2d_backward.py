@@ -32,6 +32,7 @@ from emulator.kernels.cv.resize_common import (
     check_nc_dims,
     from_nchw,
     grad_size_check,
+    ints,
     resize_grad_kernel,
     resize_tiling,
     to_nchw,
@@ -124,9 +125,9 @@ def _check(api: str, grad_out: aclTensor, output_size: aclIntArray, input_size: 
     check_dtype_match(api, "gradOut", grad_input, grad_out.dtype)
     dims = len(grad_out.view_shape)
     check_param(dims == 4, api, f"gradOut dim {dims} should be 4.")
-    count = len(output_size.values)
+    count = len(ints(output_size))
     check_param(count == 2, api, f"It is expected output_size equals to 2, but got size {count}")
-    count = len(input_size.values)
+    count = len(ints(input_size))
     check_param(count == 4, api, f"It is expected input_size equals to 4, but got size {count}")
     check_param(len(grad_input.view_shape) == 4, api, f"gradInput dim {len(grad_input.view_shape)} should be 4.")
     check_nc_dims(api, grad_input, grad_out)
@@ -164,11 +165,11 @@ def _dispatch(api: str, g: aclTensor, output_size: aclIntArray, input_size: aclI
     """The A2 / RegBase / other-part paths of the real L2 (see the module doc)."""
     arch = current_l2().op.soc.npu_arch
     channels_last = grad_input.storage_format == NHWC
-    in_sizes = list(input_size.values)
+    in_sizes = ints(input_size)
     nchw = _nchw_sizes(in_sizes, channels_last)
-    out_hw = tuple(output_size.values[:2])
+    out_hw = tuple(ints(output_size)[:2])
     real_h, real_w = (float(s) if s > 0 else 0.0 for s in (scales_h, scales_w))
-    exact_attrs = (list(output_size.values), nchw, Float32(real_h), Float32(real_w))
+    exact_attrs = (ints(output_size), nchw, Float32(real_h), Float32(real_w))
     if arch == DAV_3510:
         size = convert_to_tensor(nchw[2:], D.DT_INT32, executor)
         attrs = (Bool(False), Bool(False), [scales_h, scales_w])
