@@ -78,6 +78,7 @@ from emulator.kernels.math import (
     stack,
     sub,
     tanh,
+    trans_matmul_weight,
     triangular_solve,
     trig,
     tril,
@@ -212,6 +213,7 @@ OP_MODULES = (
     mv,
     triangular_solve,
     weight_quant_batch_matmul_v2,
+    trans_matmul_weight,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -310,6 +310,8 @@ aclnnTriangularSolveGetWorkspaceSize: Phase1 = phase1("aclnnTriangularSolve")
 aclnnTriangularSolve: Phase2 = phase2("aclnnTriangularSolve")
 aclnnWeightQuantBatchMatmulV2GetWorkspaceSize: Phase1 = phase1("aclnnWeightQuantBatchMatmulV2")
 aclnnWeightQuantBatchMatmulV2: Phase2 = phase2("aclnnWeightQuantBatchMatmulV2")
+aclnnTransMatmulWeightGetWorkspaceSize: Phase1 = phase1("aclnnTransMatmulWeight")
+aclnnTransMatmulWeight: Phase2 = phase2("aclnnTransMatmulWeight")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -616,4 +618,6 @@ __all__ = [
     "aclnnTriangularSolve",
     "aclnnWeightQuantBatchMatmulV2GetWorkspaceSize",
     "aclnnWeightQuantBatchMatmulV2",
+    "aclnnTransMatmulWeightGetWorkspaceSize",
+    "aclnnTransMatmulWeight",
 ]

@@ -146,8 +146,8 @@ def build(prefix: Path | None = None, *, force: bool = False) -> Sdk:
     shutil.copyfile(HERE / "core.c", src / "core.c")
     groups = {
         "ascendcl": RUNTIME,
-        "nnopbase": META,
-        "opapi": tuple(REGISTRY.prototypes()),
+        "nnopbase": tuple(p for p in META if not p.header.startswith("aclnnop/")),
+        "opapi": (*REGISTRY.prototypes(), *(p for p in META if p.header.startswith("aclnnop/"))),
     }
     op_headers = sorted({entry.header for entry in REGISTRY.entries.values()})
     includes = {"opapi": op_headers, "ascendcl": sorted({p.header for p in RUNTIME} - set(KNOWN_HEADERS))}

@@ -355,3 +355,76 @@ def test_wqbmm_statuses(args: Callable[..., tuple], status: int, text: str) -> N
     _, executor, ret = A.aclnnWeightQuantBatchMatmulV2GetWorkspaceSize(*args(t))
     assert (ret, executor) == (status, None)
     assert text in acl.get_recent_err_msg()
+
+
+# -- TransMatmulWeight and aclnnCalculateMatmulWeightSizeV2 ------------------------------------------------
+@pytest.mark.parametrize(
+    ("shape", "dtype", "size"),
+    [((33, 20), I8, 48 * 32), ((33, 20), F16, 48 * 32), ((2, 16, 64), B16, 2 * 16 * 64), ((1, 1), F32, 16 * 32)],
+    ids=["int8", "f16", "bf16-batch", "f32"],
+)  # fmt: skip
+def test_calculate_weight_size(shape: tuple[int, ...], dtype: int, size: int) -> None:
+    """Batch x align(K, 16) x align(N, 16 for F16 / BF16, else 32) elements."""
+    Npu()
+    got, ret = A.aclnnCalculateMatmulWeightSizeV2(A.aclCreateIntArray(list(shape), len(shape)), dtype)
+    assert (got, ret) == (size, 0)
+
+
+@pytest.mark.parametrize(
+    ("shape", "status", "text"),
+    [(None, NULLPTR, "expected tensorShape not to be a null pointer"),
+     ([3], INVALID, "tensorShape has 2-6 dimensions, but got dimensions 1"),
+     ([1] * 7, INVALID, "but got dimensions 7"), ([4, 0], INVALID, "No zeros are allow in shape")],
+    ids=["null", "1-D", "7-D", "zero"],
+)  # fmt: skip
+def test_calculate_weight_size_statuses(shape: list[int] | None, status: int, text: str) -> None:
+    """Null 161001; rank and zero dims 161002; the size out-value is 0 on failure."""
+    Npu()
+    array = A.aclCreateIntArray(shape, len(shape)) if shape is not None else None
+    assert A.aclnnCalculateMatmulWeightSizeV2(array, F16) == (0, status)
+    assert text in acl.get_recent_err_msg()
+
+
+@pytest.mark.parametrize(("dtype", "shape"), [(F16, (33, 20)), (I8, (2, 40, 70))], ids=["f16", "int8-batch"])
+def test_trans_matmul_weight(dtype: int, shape: tuple[int, ...]) -> None:
+    """In place to FRACTAL_NZ: storage (..., N/C0, K/16, 16, C0), element (k, n) at [n//C0, k//16, k%16, n%C0]."""
+    npu = Npu()
+    host = NP[dtype]
+    w = (np.arange(int(np.prod(shape))) % 97 + 1).astype(host).reshape(shape)
+    size, _ = A.aclnnCalculateMatmulWeightSizeV2(A.aclCreateIntArray(list(shape), len(shape)), dtype)
+    storage = np.zeros(size, host)
+    storage[: w.size] = w.reshape(-1)
+    dev = npu.tensor(storage, dtype)
+    weight = A.aclCreateTensor(list(shape), len(shape), dtype, list(np.array(w.strides) // w.itemsize), 0,
+                               A.ACL_FORMAT_ND, list(shape), len(shape), dev.addr)  # fmt: skip
+    status, names = npu.run(A.aclnnTransMatmulWeightGetWorkspaceSize, A.aclnnTransMatmulWeight, weight)
+    assert status == 0 and names == ["TransData"]
+    c0 = 16 if dtype == F16 else 32
+    *batch, k, n = shape
+    nz_shape = [*batch, -(-n // c0), -(-k // 16), 16, c0]
+    assert A.aclGetStorageShape(weight) == (nz_shape, 0)
+    assert A.aclGetViewShape(weight) == (list(shape), 0)
+    nz = dev.storage().reshape(nz_shape)
+    for index in [(0,) * len(shape), tuple(d - 1 for d in shape), (*([0] * len(batch)), k // 2, n // 3)]:
+        *b, kk, nn = index
+        assert nz[(*b, nn // c0, kk // 16, kk % 16, nn % c0)] == w[index]
+    assert int(np.count_nonzero(nz)) == w.size  # the padding is zero
+
+
+@pytest.mark.parametrize(
+    ("dtype", "shape", "fmt", "status", "text"),
+    [(F32, (4, 4), A.ACL_FORMAT_ND, INVALID, "mmWeightRef dtype DT_FLOAT should be in dtype support list"),
+     (F16, (4, 4), A.ACL_FORMAT_NCHW, INVALID, "the format of input should be ND"),
+     (F16, (4,), A.ACL_FORMAT_ND, INVALID, "tensorShape has 2-6 dimensions, but got dimensions 1")],
+    ids=["f32", "nchw", "1-D"],
+)  # fmt: skip
+def test_trans_matmul_weight_statuses(dtype: int, shape: tuple[int, ...], fmt: int, status: int, text: str) -> None:
+    """Null 161001; dtype, format and rank 161002 with the real texts."""
+    npu = Npu()
+    assert A.aclnnTransMatmulWeightGetWorkspaceSize(None)[2] == NULLPTR
+    data = npu.output(shape, dtype)
+    strides = [1] if len(shape) == 1 else [shape[1], 1]
+    weight = A.aclCreateTensor(list(shape), len(shape), dtype, strides, 0, fmt, list(shape), len(shape), data.addr)
+    _, executor, ret = A.aclnnTransMatmulWeightGetWorkspaceSize(weight)
+    assert (ret, executor) == (status, None)
+    assert text in acl.get_recent_err_msg()
