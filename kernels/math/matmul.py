@@ -72,7 +72,7 @@ BASE_N = 256
 BASE_K_BYTES = 128
 HF32_DROP_BITS = 12  # float32 keeps 23 mantissa bits, HF32 11
 MIN_CORE_MACS = 1 << 30  # a block is one host BLAS call: smaller ones cost more than the split saves
-_BLAS = threading.Lock()  # numpy's BLAS already runs on every host core: blocks take turns
+BLAS_LOCK = threading.Lock()  # numpy's BLAS already runs on every host core: blocks take turns
 
 
 class MatmulTilingData(ctypes.Structure):
@@ -238,10 +238,10 @@ def matmul_kernel(ctx: BlockContext[MatmulAttrs], x1: np.ndarray, x2: np.ndarray
     y3 = y.view(dy)[: data.batch * data.M * data.N].reshape(data.batch, data.M, data.N)
     out = y3[b_lo:b_hi, m_rng, n_rng]
     if dy == F32:
-        with _BLAS:
+        with BLAS_LOCK:
             np.matmul(a, b, out=out)
     else:
-        with _BLAS:
+        with BLAS_LOCK:
             result = np.matmul(a, b)
         out[...] = result.astype(dy)
 

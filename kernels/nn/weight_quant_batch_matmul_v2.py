@@ -39,7 +39,7 @@ from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tensors import is_contiguous
 from emulator.engine.tiling import KernelSignature, ceil_div
 from emulator.errors import AclnnParamNullptr, L0StepFailed
-from emulator.kernels.math.matmul import contiguous_or_transposed
+from emulator.kernels.math.matmul import BLAS_LOCK, MIN_CORE_MACS, contiguous_or_transposed
 from emulator.kernels.math.soc_lists import DAV_2201
 from emulator.meta.dtypes import DataType, dtype_name
 from emulator.meta.formats import aclFormat
@@ -110,7 +110,9 @@ def wqbmm_tiling(ctx: TilingContext) -> TilingResult:
     n = weight.view_shape[0] if trans_w else weight.view_shape[1]
     one_per_tensor = _numel(scale.view_shape) == 1
     groups = ceil_div(k, int(group)) if int(group) > 0 else 1
-    blocks = max(1, min(max(ctx.platform.core_num, 1), ceil_div(n, N_PER_BLOCK)))
+    # like MatMulV3's: a block is one host BLAS call, worth a core only from MIN_CORE_MACS multiply-adds on
+    wanted = max(1, m * k * n // MIN_CORE_MACS)
+    blocks = max(1, min(max(ctx.platform.core_num, 1), ceil_div(n, N_PER_BLOCK), wanted))
     data = WqbmmTilingData(
         m=m, k=k, n=n, groupSize=int(group), transX=int(bool(trans_x)), transWeight=int(bool(trans_w)),
         scaleGroups=groups, scaleCols=1 if one_per_tensor else n, hasOffset=int(offset is not None),
@@ -186,7 +188,8 @@ def wqbmm_kernel(ctx: BlockContext[WqbmmAttrs], *views: np.ndarray) -> None:
         deq = deq + offset[sel]
     deq = deq * scale[sel]
     deq = deq.astype(dx).astype(F32)  # the cube takes the weight in x's dtype
-    result = x @ deq
+    with BLAS_LOCK:
+        result = x @ deq
     quant = next(optional) if data.hasQuantScale else None
     quant_off = next(optional) if data.hasQuantOffset else None
     if data.hasBias:
