@@ -110,7 +110,7 @@ class TransDataAttrs(KernelAttrs):
 
 def trans_data_tiling(ctx: TilingContext) -> TilingResult:
     """One block: the conversion runs in place on the same buffer."""
-    return TilingResult(tiling_key=0, block_dim=1, data=b"")
+    return TilingResult(tiling_key=0, block_dim=1, data=None)
 
 
 def trans_data_kernel(ctx: BlockContext[TransDataAttrs], src: np.ndarray, dst: np.ndarray) -> None:

@@ -22,9 +22,9 @@ at least 32, below k; the scale / offset shapes; quantScale / bias shapes (all 1
 and the Ascend 950 refuse quantScaleOptional / quantOffsetOptional with 161001. An INT32 weight
 (eight int4 per element) is read as int4 with n x 8 columns.
 
-Not emulated: FRACTAL_NZ weights (refused by the launch: no binary takes them, 561103 — the A2 NZ
-path is a private layout; see aclnnTransMatmulWeight), the Ascend 950 float8 / float4 weights, the
-310P batch dims. The kernel: one AI Core launch, its blocks splitting n in slices of 64 columns.
+A FRACTAL_NZ weight (what aclnnTransMatmulWeight makes: (n / C0, k / 16, 16, C0), C0 32 bytes) is read
+from its fractals (not transposed). Not emulated: the Ascend 950 float8 / float4 weights, the 310P
+batch dims and its (n, k) NZ weights. The kernel: one AI Core launch, its blocks splitting n in slices of 64 columns.
 """
 
 from __future__ import annotations
@@ -90,6 +90,7 @@ class WqbmmTilingData(ctypes.Structure):
         ("hasQuantOffset", ctypes.c_int64),
         ("hasBias", ctypes.c_int64),
         ("weightInt4", ctypes.c_int64),  # the weight arrives as packed bytes, two int4 each
+        ("weightNz", ctypes.c_int64),  # the weight is stored FRACTAL_NZ (aclnnTransMatmulWeight's layout)
         ("nPerBlock", ctypes.c_int64),
         ("blockNum", ctypes.c_int64),
     ]
@@ -118,6 +119,7 @@ def wqbmm_tiling(ctx: TilingContext) -> TilingResult:
         scaleGroups=groups, scaleCols=1 if one_per_tensor else n, hasOffset=int(offset is not None),
         hasQuantScale=int(quant_scale is not None), hasQuantOffset=int(quant_offset is not None),
         hasBias=int(bias is not None), weightInt4=int(weight.dtype == D.DT_INT4),
+        weightNz=int(weight.format == NZ),
         nPerBlock=ceil_div(ceil_div(n, blocks), N_PER_BLOCK) * N_PER_BLOCK,
         blockNum=blocks,
     )  # fmt: skip
@@ -142,6 +144,15 @@ def unpack_int4(raw: np.ndarray, count: int) -> np.ndarray:
     high = (data >> 4).astype(np.int8)
     both = np.stack([low, high], axis=-1).reshape(-1)[:count]
     return np.where(both > 7, both - 16, both).astype(np.int8)
+
+
+def _from_nz(raw: np.ndarray, k: int, n: int, int4: bool) -> np.ndarray:
+    """The (k, n) weight from its FRACTAL_NZ storage (n / C0, k / 16, 16, C0), C0 = 32 bytes of elements."""
+    c0 = 64 if int4 else 32
+    kp, np_ = ceil_div(k, 16) * 16, ceil_div(n, c0) * c0
+    flat = unpack_int4(raw, kp * np_) if int4 else raw.view(np.int8)[: kp * np_]
+    fractal = flat.reshape(np_ // c0, kp // 16, 16, c0).transpose(1, 2, 0, 3).reshape(kp, np_)
+    return fractal[:k, :n]
 
 
 def _float_bits(raw: np.ndarray, count: int) -> np.ndarray:
@@ -169,8 +180,11 @@ def wqbmm_kernel(ctx: BlockContext[WqbmmAttrs], *views: np.ndarray) -> None:
     optional = iter(zip(rest, dtypes[3:], strict=True))
     x = x_raw.view(dx)[: m * k].reshape((k, m) if data.transX else (m, k)).astype(F32)
     x = x.T if data.transX else x
-    w = unpack_int4(w_raw, k * n) if data.weightInt4 else w_raw.view(np.int8)[: k * n]
-    w = w.reshape((n, k)).T if data.transWeight else w.reshape((k, n))
+    if data.weightNz:
+        w = _from_nz(w_raw, k, n, bool(data.weightInt4))
+    else:
+        w = unpack_int4(w_raw, k * n) if data.weightInt4 else w_raw.view(np.int8)[: k * n]
+        w = w.reshape((n, k)).T if data.transWeight else w.reshape((k, n))
     g, cols = data.scaleGroups, data.scaleCols
     scale = _values(s_raw, ds, g * cols).reshape((cols, g) if data.transWeight and g > 1 else (g, cols))
     scale = scale.T if data.transWeight and g > 1 else scale

@@ -428,3 +428,25 @@ def test_trans_matmul_weight_statuses(dtype: int, shape: tuple[int, ...], fmt: i
     _, executor, ret = A.aclnnTransMatmulWeightGetWorkspaceSize(weight)
     assert (ret, executor) == (status, None)
     assert text in acl.get_recent_err_msg()
+
+
+def test_wqbmm_reads_trans_matmul_weight_nz() -> None:
+    """The official CalculateMatmulWeightSizeV2 flow: an int8 weight made FRACTAL_NZ in place, then WQBMM."""
+    npu = Npu()
+    rng = np.random.default_rng(154)
+    m, k, n = 3, 40, 70
+    w = rng.integers(-8, 8, (k, n)).astype(np.int8)
+    size, _ = A.aclnnCalculateMatmulWeightSizeV2(A.aclCreateIntArray([k, n], 2), I8)
+    storage = np.zeros(size, np.int8)
+    storage[: w.size] = w.reshape(-1)
+    dev = npu.tensor(storage, I8)
+    weight = A.aclCreateTensor([k, n], 2, I8, [n, 1], 0, A.ACL_FORMAT_ND, [k, n], 2, dev.addr)
+    assert npu.run(A.aclnnTransMatmulWeightGetWorkspaceSize, A.aclnnTransMatmulWeight, weight)[0] == 0
+    x = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    scale = rng.uniform(0.01, 0.1, (n,)).astype(np.float16)
+    y = npu.output((m, n), F16)
+    status, _ = npu.run(A.aclnnWeightQuantBatchMatmulV2GetWorkspaceSize, A.aclnnWeightQuantBatchMatmulV2,
+                        npu.tensor(x, F16).handle, weight, npu.tensor(scale, F16).handle, None, None, None, None, 0,
+                        y.handle)  # fmt: skip
+    assert status == 0, acl.get_recent_err_msg()
+    check(y.numpy(), _wqbmm_golden(x, w, scale, None, 0, None))
