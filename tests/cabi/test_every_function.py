@@ -34,8 +34,13 @@ OP_LIBRARIES = ("libopapi.so", "libopapi_math.so", "libopapi_nn.so")
 # ops whose real null check returns another status: aclnnStack's CheckParams returns 561103 for it
 NULL_INPUT_STATUS = {  # ops whose real null check returns ACLNN_ERR_INNER_NULLPTR (561103) instead of 161001
     name: "561103"
-    for name in ("aclnnStackGetWorkspaceSize", "aclnnBitwiseNotGetWorkspaceSize", "aclnnLinspaceGetWorkspaceSize",
-                 "aclnnUpsampleBilinear2dGetWorkspaceSize", "aclnnTriangularSolveGetWorkspaceSize")
+    for name in (
+        "aclnnStackGetWorkspaceSize",
+        "aclnnBitwiseNotGetWorkspaceSize",
+        "aclnnLinspaceGetWorkspaceSize",
+        "aclnnUpsampleBilinear2dGetWorkspaceSize",
+        "aclnnTriangularSolveGetWorkspaceSize",
+    )
 }
 LENGTH = 2  # what a count parameter says when its array is null: a bad input, not an empty one
 POINTERS = ("handle", "str", "address")  # what a C function returns as a pointer (shown as ptr / null)
