@@ -235,7 +235,10 @@ def test_every_registry_param_is_convertible() -> None:
 
 
 # ops whose real null check returns another status: aclnnStack's CheckParams returns 561103 for it
-NULL_STATUS = {api: AclnnStatus.ACLNN_ERR_INNER_NULLPTR for api in ("aclnnStack", "aclnnBitwiseNot", "aclnnLinspace")}
+NULL_STATUS = {
+    api: AclnnStatus.ACLNN_ERR_INNER_NULLPTR
+    for api in ("aclnnStack", "aclnnBitwiseNot", "aclnnLinspace", "aclnnUpsampleBilinear2d", "aclnnTriangularSolve")
+}
 DATA_DEPENDENT = ("aclnnNonzero",)  # an int64 index out of the worst-case shape, not one like self
 
 
