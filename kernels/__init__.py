@@ -28,6 +28,7 @@ from emulator.kernels.math import (
     cast,
     cat,
     clamp,
+    clamp_tensor,
     cummax,
     cumsum,
     div,
@@ -177,6 +178,8 @@ OP_MODULES = (
     bitwise_not,
     # part 2: clamps
     clamp,
+    # clamps with tensor bounds (issue 14, ops14e)
+    clamp_tensor,
     # part 2: creation
     arange,
     linspace,

@@ -264,6 +264,16 @@ aclnnClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnClampMax")
 aclnnClampMax: Phase2 = phase2("aclnnClampMax")
 aclnnInplaceClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMax")
 aclnnInplaceClampMax: Phase2 = phase2("aclnnInplaceClampMax")
+aclnnClampTensorGetWorkspaceSize: Phase1 = phase1("aclnnClampTensor")
+aclnnClampTensor: Phase2 = phase2("aclnnClampTensor")
+aclnnClampMinTensorGetWorkspaceSize: Phase1 = phase1("aclnnClampMinTensor")
+aclnnClampMinTensor: Phase2 = phase2("aclnnClampMinTensor")
+aclnnInplaceClampMinTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMinTensor")
+aclnnInplaceClampMinTensor: Phase2 = phase2("aclnnInplaceClampMinTensor")
+aclnnClampMaxTensorGetWorkspaceSize: Phase1 = phase1("aclnnClampMaxTensor")
+aclnnClampMaxTensor: Phase2 = phase2("aclnnClampMaxTensor")
+aclnnInplaceClampMaxTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMaxTensor")
+aclnnInplaceClampMaxTensor: Phase2 = phase2("aclnnInplaceClampMaxTensor")
 aclnnArangeGetWorkspaceSize: Phase1 = phase1("aclnnArange")
 aclnnArange: Phase2 = phase2("aclnnArange")
 aclnnLinspaceGetWorkspaceSize: Phase1 = phase1("aclnnLinspace")
@@ -556,6 +566,16 @@ __all__ = [
     "aclnnClampMax",
     "aclnnInplaceClampMaxGetWorkspaceSize",
     "aclnnInplaceClampMax",
+    "aclnnClampTensorGetWorkspaceSize",
+    "aclnnClampTensor",
+    "aclnnClampMinTensorGetWorkspaceSize",
+    "aclnnClampMinTensor",
+    "aclnnInplaceClampMinTensorGetWorkspaceSize",
+    "aclnnInplaceClampMinTensor",
+    "aclnnClampMaxTensorGetWorkspaceSize",
+    "aclnnClampMaxTensor",
+    "aclnnInplaceClampMaxTensorGetWorkspaceSize",
+    "aclnnInplaceClampMaxTensor",
     "aclnnArangeGetWorkspaceSize",
     "aclnnArange",
     "aclnnLinspaceGetWorkspaceSize",

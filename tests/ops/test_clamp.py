@@ -117,7 +117,7 @@ def test_clamp_errors(stream: int) -> None:
     assert status(phase1, None, one, one, out) == NULLPTR
     assert status(phase1, x, one, one, None) == NULLPTR
     assert status(phase1, x, None, None, out) == NULLPTR
-    assert "at least one of clipValueMin and clipValueMax" in acl.get_recent_err_msg()
+    assert "clamp: At least one of 'min' or 'max' must not be None." in acl.get_recent_err_msg()
     assert status(phase1, x, None, one, out) == 0
     b8 = to_device(np.zeros((2, 3), bool), D.DT_BOOL).handle
     assert status(phase1, b8, one, one, out) == INVALID
