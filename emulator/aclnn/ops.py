@@ -300,6 +300,8 @@ aclnnAddRmsNormGetWorkspaceSize: Phase1 = phase1("aclnnAddRmsNorm")
 aclnnAddRmsNorm: Phase2 = phase2("aclnnAddRmsNorm")
 aclnnGroupNormGetWorkspaceSize: Phase1 = phase1("aclnnGroupNorm")
 aclnnGroupNorm: Phase2 = phase2("aclnnGroupNorm")
+aclnnBatchNormGetWorkspaceSize: Phase1 = phase1("aclnnBatchNorm")
+aclnnBatchNorm: Phase2 = phase2("aclnnBatchNorm")
 aclnnSwiGluGetWorkspaceSize: Phase1 = phase1("aclnnSwiGlu")
 aclnnSwiGlu: Phase2 = phase2("aclnnSwiGlu")
 aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
@@ -602,6 +604,8 @@ __all__ = [
     "aclnnAddRmsNorm",
     "aclnnGroupNormGetWorkspaceSize",
     "aclnnGroupNorm",
+    "aclnnBatchNormGetWorkspaceSize",
+    "aclnnBatchNorm",
     "aclnnSwiGluGetWorkspaceSize",
     "aclnnSwiGlu",
     "aclnnGeGluGetWorkspaceSize",
