@@ -44,7 +44,7 @@ def _calls(t: Make, dtype: int) -> dict[str, tuple[Any, ...]]:
             t(dtype, (2, 4, 3)),
             t(dtype, (2, 2)),
             t(dtype, (2, 2)),
-        ),  # fmt: skip
+        ),
         "aclnnAddRmsNorm": (
             t(dtype, (2, 4)),
             t(dtype, (2, 4)),
@@ -53,7 +53,7 @@ def _calls(t: Make, dtype: int) -> dict[str, tuple[Any, ...]]:
             t(dtype, (2, 4)),
             t(f32, (2, 1)),
             t(dtype, (2, 4)),
-        ),  # fmt: skip
+        ),
         "aclnnGeGluV3": (t(dtype, (2, 4)), -1, 1, False, t(dtype, (2, 2)), t(dtype, (2, 2))),
         "aclnnNorm": (t(dtype, (2, 3)), p, aclnn.aclCreateIntArray([1], 1), False, t(dtype, (2,))),
     }
