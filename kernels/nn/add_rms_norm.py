@@ -126,7 +126,7 @@ def add_rms_norm_l0(x1: aclTensor, x2: aclTensor, gamma: aclTensor, epsilon: flo
 
 def _check(api: str, x1: aclTensor, x2: aclTensor, gamma: aclTensor, y: aclTensor, rstd: aclTensor | None,
            x: aclTensor | None, mode: int) -> None:  # fmt: skip
-    allowed = NORMAL if mode == ADD else EXTENDED
+    allowed: tuple[int, ...] = NORMAL if mode == ADD else EXTENDED
     if current_l2().op.soc.short_soc_version == "Ascend310P":  # IsSocVersion310P: no bfloat16
         allowed = (D.DT_FLOAT, D.DT_FLOAT16) if mode == ADD else (D.DT_FLOAT16,)
     for name, t in (("x1", x1), ("x2", x2), ("gamma", gamma)):

@@ -125,9 +125,9 @@ def _check_shapes(x: aclTensor, out: aclTensor, vectors: dict[str, aclTensor | N
     message = f"out shape {list(out.view_shape)} should be the same as input shape {list(x.view_shape)}."
     check_param(out.view_shape == x.view_shape, API, message)
     c = channel_dim(x)
-    for name, t in vectors.items():
-        if t is not None:
-            ok = tuple(t.view_shape) == (c,)
+    for name, vector in vectors.items():
+        if vector is not None:
+            ok = tuple(vector.view_shape) == (c,)
             check_param(ok, API, f"Dim of {name} should be one and shape is channel num of input.")
     return c
 
