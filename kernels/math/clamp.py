@@ -4,13 +4,16 @@ L0 ClipByValueV2(x, clipValueMin, clipValueMax): y = min(max(x, lo), hi), elemen
 hi everywhere, a NaN x stays NaN); AI Core for float16, float32, int32, int64, bfloat16, the AI CPU
 kernel otherwise (int8, int16, uint8, double). The bounds arrive as 0-d host tensors of x's dtype.
 
-L2 (the scalar forms, Atlas A2 / A3 / Ascend910 / 310P — the 950's RegBase promotion is not emulated):
+L2 (the scalar forms; the Ascend 950 (RegBase) differs only in the compute dtype, see below):
 ClampMin / ClampMax / InplaceClampMax first check their one bound for null; then nulls of self and
 out, and "at least one bound" for Clamp (161001); self and out dtypes in the list; out shape == self
 shape; ranks <= 8 (161002). An empty self returns at once. Then the compute dtype is out's:
 CanCast(self, out) (161002), a missing bound becomes the dtype's extreme (±inf for floats, the
 integer limits otherwise), the bounds are converted to out's dtype on the host (a C-style cast), and
-the chain is Contiguous -> Cast(out) -> ClipByValueV2 -> ViewCopy.
+the chain is Contiguous -> Cast(out) -> ClipByValueV2 -> ViewCopy. On the Ascend 950 the compute dtype
+is instead self's dtype combined with the bounds' (a float bound lifts an integer self to float32; the
+result must be castable to out and in the list, 161002), and the result is Cast to out before the
+ViewCopy.
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ from emulator.errors import AclnnParamNullptr, L0StepFailed
 from emulator.kernels.math.cast import NAMES, cast
 from emulator.kernels.math.elementwise import _read, broadcast_shape
 from emulator.kernels.math.fill import scalar_to_tensor
-from emulator.kernels.math.soc_lists import list_v2
+from emulator.kernels.math.soc_lists import is_regbase, list_v2
 from emulator.kernels.math.unary import check_cast, check_same_shape
-from emulator.meta.dtypes import DataType, numpy_dtype
+from emulator.meta.dtypes import COMPLEX_TYPES, FLOATING_TYPES, DataType, dtype_name, numpy_dtype, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
 from emulator.opdev import (
     OP_INPUT,
@@ -48,7 +51,7 @@ from emulator.opdev import (
     l2_api,
     view_copy,
 )
-from emulator.opdev.checks import check_dtype, check_not_null, check_rank, is_empty
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -157,6 +160,44 @@ def bound_tensor(value: aclScalar | None, dtype: int, upper: bool, executor: acl
     return scalar_to_tensor(value, dtype, executor)
 
 
+def _scalar_default(dtype: int) -> int:
+    """GetScalarDefaultDtype: complex64 for a complex scalar, float32 for a floating one, else its own."""
+    if dtype in COMPLEX_TYPES:
+        return int(D.DT_COMPLEX64)
+    return int(D.DT_FLOAT) if dtype in FLOATING_TYPES else dtype
+
+
+def _combine(higher: int, lower: int) -> int:
+    """CombineCategoriesWithComplex(tensor dtype, scalar dtype): the tensor's category wins unless the scalar's
+    is higher (complex over real, floating over integral / bool)."""
+    if higher in COMPLEX_TYPES:
+        return higher
+    if lower in COMPLEX_TYPES:
+        complex_of: dict[int, int] = {D.DT_BF16: D.DT_COMPLEX64, D.DT_FLOAT16: D.DT_COMPLEX32,
+                                      D.DT_FLOAT: D.DT_COMPLEX64, D.DT_DOUBLE: D.DT_COMPLEX128}  # fmt: skip
+        return int(complex_of.get(higher, D.DT_UNDEFINED)) if higher in FLOATING_TYPES else lower
+    if higher in FLOATING_TYPES:
+        return higher
+    if higher == D.DT_BOOL or lower in FLOATING_TYPES:
+        return promote_type(higher, lower)
+    return higher if higher != D.DT_UNDEFINED else lower
+
+
+def regbase_promote(api: str, self_dtype: int, lo: aclScalar | None, hi: aclScalar | None, out_dtype: int) -> int:
+    """ClampPromoteType (the RegBase parts): self's dtype combined with the bounds' default dtypes; it must be
+    castable to out and lie in the support list."""
+    bounds = [_scalar_default(b.dtype) for b in (lo, hi) if b is not None]
+    scalar = bounds[0] if len(bounds) == 1 else promote_type(bounds[0], bounds[1])
+    promoted = _combine(self_dtype, scalar)
+    check_param(promoted != D.DT_UNDEFINED, api, "promote type fail.")
+    check_cast(api, promoted, out_dtype)
+    supported = clamp_dtypes()
+    listed = ", ".join(dtype_name(d) for d in supported)
+    message = f"promote dtype not implemented for {dtype_name(promoted)}, should be in dtype support list [{listed}]."
+    check_param(promoted in supported, api, message)
+    return promoted
+
+
 def clamp_common(
     api: str, self: aclTensor | None, lo: aclScalar | None, hi: aclScalar | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor, int]:
@@ -176,11 +217,16 @@ def clamp_common(
         executor = unique.get()
         if is_empty(self):
             return unique.release(0)
-        check_cast(api, self.dtype, out.dtype)
-        dtype = out.dtype
+        regbase = is_regbase()
+        if regbase:
+            dtype = regbase_promote(api, self.dtype, lo, hi, out.dtype)
+        else:
+            check_cast(api, self.dtype, out.dtype)
+            dtype = out.dtype
         low, high = bound_tensor(lo, dtype, False, executor), bound_tensor(hi, dtype, True, executor)
         x = cast(contiguous(self, executor), dtype, executor)
-        view_copy(clip_by_value_l0(x, low, high, executor), out, executor)
+        result = clip_by_value_l0(x, low, high, executor)
+        view_copy(cast(result, out.dtype, executor) if regbase else result, out, executor)
         return unique.release(executor.get_workspace_size())
 
 
