@@ -28,6 +28,7 @@ from emulator.kernels.math import (
     cast,
     cat,
     clamp,
+    clamp_tensor,
     cummax,
     cumsum,
     div,
@@ -79,6 +80,8 @@ from emulator.kernels.math import (
 )
 from emulator.kernels.nn import (
     add_rms_norm,
+    batch_norm,
+    batch_norm_kernels,
     elu,
     gather_v2,
     geglu,
@@ -177,6 +180,8 @@ OP_MODULES = (
     bitwise_not,
     # part 2: clamps
     clamp,
+    # clamps with tensor bounds (issue 14, ops14e)
+    clamp_tensor,
     # part 2: creation
     arange,
     linspace,
@@ -192,6 +197,9 @@ OP_MODULES = (
     log_softmax,
     add_rms_norm,
     group_norm,
+    # batch norm (issue 14, ops14e)
+    batch_norm_kernels,
+    batch_norm,
     # gated units (issue 14)
     swi_glu,
     geglu,

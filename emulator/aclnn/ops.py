@@ -264,6 +264,16 @@ aclnnClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnClampMax")
 aclnnClampMax: Phase2 = phase2("aclnnClampMax")
 aclnnInplaceClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMax")
 aclnnInplaceClampMax: Phase2 = phase2("aclnnInplaceClampMax")
+aclnnClampTensorGetWorkspaceSize: Phase1 = phase1("aclnnClampTensor")
+aclnnClampTensor: Phase2 = phase2("aclnnClampTensor")
+aclnnClampMinTensorGetWorkspaceSize: Phase1 = phase1("aclnnClampMinTensor")
+aclnnClampMinTensor: Phase2 = phase2("aclnnClampMinTensor")
+aclnnInplaceClampMinTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMinTensor")
+aclnnInplaceClampMinTensor: Phase2 = phase2("aclnnInplaceClampMinTensor")
+aclnnClampMaxTensorGetWorkspaceSize: Phase1 = phase1("aclnnClampMaxTensor")
+aclnnClampMaxTensor: Phase2 = phase2("aclnnClampMaxTensor")
+aclnnInplaceClampMaxTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMaxTensor")
+aclnnInplaceClampMaxTensor: Phase2 = phase2("aclnnInplaceClampMaxTensor")
 aclnnArangeGetWorkspaceSize: Phase1 = phase1("aclnnArange")
 aclnnArange: Phase2 = phase2("aclnnArange")
 aclnnLinspaceGetWorkspaceSize: Phase1 = phase1("aclnnLinspace")
@@ -290,6 +300,8 @@ aclnnAddRmsNormGetWorkspaceSize: Phase1 = phase1("aclnnAddRmsNorm")
 aclnnAddRmsNorm: Phase2 = phase2("aclnnAddRmsNorm")
 aclnnGroupNormGetWorkspaceSize: Phase1 = phase1("aclnnGroupNorm")
 aclnnGroupNorm: Phase2 = phase2("aclnnGroupNorm")
+aclnnBatchNormGetWorkspaceSize: Phase1 = phase1("aclnnBatchNorm")
+aclnnBatchNorm: Phase2 = phase2("aclnnBatchNorm")
 aclnnSwiGluGetWorkspaceSize: Phase1 = phase1("aclnnSwiGlu")
 aclnnSwiGlu: Phase2 = phase2("aclnnSwiGlu")
 aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
@@ -556,6 +568,16 @@ __all__ = [
     "aclnnClampMax",
     "aclnnInplaceClampMaxGetWorkspaceSize",
     "aclnnInplaceClampMax",
+    "aclnnClampTensorGetWorkspaceSize",
+    "aclnnClampTensor",
+    "aclnnClampMinTensorGetWorkspaceSize",
+    "aclnnClampMinTensor",
+    "aclnnInplaceClampMinTensorGetWorkspaceSize",
+    "aclnnInplaceClampMinTensor",
+    "aclnnClampMaxTensorGetWorkspaceSize",
+    "aclnnClampMaxTensor",
+    "aclnnInplaceClampMaxTensorGetWorkspaceSize",
+    "aclnnInplaceClampMaxTensor",
     "aclnnArangeGetWorkspaceSize",
     "aclnnArange",
     "aclnnLinspaceGetWorkspaceSize",
@@ -582,6 +604,8 @@ __all__ = [
     "aclnnAddRmsNorm",
     "aclnnGroupNormGetWorkspaceSize",
     "aclnnGroupNorm",
+    "aclnnBatchNormGetWorkspaceSize",
+    "aclnnBatchNorm",
     "aclnnSwiGluGetWorkspaceSize",
     "aclnnSwiGlu",
     "aclnnGeGluGetWorkspaceSize",
