@@ -28,6 +28,7 @@ from emulator.kernels.math import (
     cast,
     cat,
     clamp,
+    constant_pad_nd,
     cummax,
     cumsum,
     div,
@@ -52,6 +53,7 @@ from emulator.kernels.math import (
     minimum,
     mul,
     not_equal,
+    pad_common,
     one_hot,
     permute,
     pow,
@@ -59,6 +61,7 @@ from emulator.kernels.math import (
     reduce_common,
     reduce_mean,
     reduce_sum,
+    reflection_pad1d,
     repeat,
     rms_norm,
     roll,
@@ -195,6 +198,10 @@ OP_MODULES = (
     # gated units (issue 14)
     swi_glu,
     geglu,
+    # padding, repeat-interleave, index copy / put (issue 14)
+    pad_common,
+    constant_pad_nd,
+    reflection_pad1d,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

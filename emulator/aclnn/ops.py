@@ -296,6 +296,10 @@ aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
 aclnnGeGlu: Phase2 = phase2("aclnnGeGlu")
 aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
 aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
+aclnnConstantPadNdGetWorkspaceSize: Phase1 = phase1("aclnnConstantPadNd")
+aclnnConstantPadNd: Phase2 = phase2("aclnnConstantPadNd")
+aclnnReflectionPad1dGetWorkspaceSize: Phase1 = phase1("aclnnReflectionPad1d")
+aclnnReflectionPad1d: Phase2 = phase2("aclnnReflectionPad1d")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -588,4 +592,8 @@ __all__ = [
     "aclnnGeGlu",
     "aclnnGeGluV3GetWorkspaceSize",
     "aclnnGeGluV3",
+    "aclnnConstantPadNdGetWorkspaceSize",
+    "aclnnConstantPadNd",
+    "aclnnReflectionPad1dGetWorkspaceSize",
+    "aclnnReflectionPad1d",
 ]
