@@ -166,4 +166,3 @@ def aclnnConstantPadNdGetWorkspaceSize(
                 result = _crop(result, pairs, executor)
             view_copy(cast(result, D.DT_BOOL, executor) if out.dtype == D.DT_BOOL else result, out, executor)
         return unique.release(executor.get_workspace_size())
-

@@ -153,7 +153,8 @@ def pad_v3_l0(x: aclTensor, paddings: Sequence[int], pad_dtype: int, value: aclT
     pads = convert_to_tensor(list(paddings), pad_dtype, executor)
     groups = (OP_INPUT(x, pads, value), OP_OUTPUT(out), OP_ATTR(Str(mode), Bool(True)))
     soc = _soc(executor)
-    aicore = PAD_AICORE_REGBASE if soc in REGBASE_SOCS else (PAD_AICORE_A2 if soc in A2_SOCS else PAD_AICORE_OTHER)[mode]
+    by_mode = PAD_AICORE_A2 if soc in A2_SOCS else PAD_AICORE_OTHER
+    aicore = PAD_AICORE_REGBASE if soc in REGBASE_SOCS else by_mode[mode]
     if len(x.view_shape) <= PAD_AICORE_RANK[mode] and x.dtype in aicore:
         status = add_to_launcher_list_aicore(executor, PAD_V3, *groups)
     else:
@@ -170,7 +171,8 @@ def mirror_pad_l0(x: aclTensor, paddings: aclTensor, pairs: Sequence[int], execu
         raise L0StepFailed("MirrorPad", "InferShape failed: negative padding")
     out = executor.alloc_tensor(shape, x.dtype)
     soc = _soc(executor)
-    aicore = MIRROR_AICORE_REGBASE if soc in REGBASE_SOCS else MIRROR_AICORE_A2 if soc in A2_SOCS else MIRROR_AICORE_OTHER
+    aicore = MIRROR_AICORE_A2 if soc in A2_SOCS else MIRROR_AICORE_OTHER
+    aicore = MIRROR_AICORE_REGBASE if soc in REGBASE_SOCS else aicore
     if x.dtype in aicore:
         status = add_to_launcher_list_aicore(executor, MIRROR_PAD, OP_INPUT(x, paddings), OP_OUTPUT(out),
                                              OP_ATTR(Str("REFLECT")))  # fmt: skip
