@@ -53,8 +53,8 @@ from emulator.kernels.math import (
     minimum,
     mul,
     not_equal,
-    pad_common,
     one_hot,
+    pad_common,
     permute,
     pow,
     reciprocal,
@@ -94,6 +94,7 @@ from emulator.kernels.nn import (
     log_softmax,
     nonzero,
     norm,
+    repeat_interleave,
     softplus,
     swi_glu,
     threshold,
@@ -202,6 +203,7 @@ OP_MODULES = (
     pad_common,
     constant_pad_nd,
     reflection_pad1d,
+    repeat_interleave,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -300,6 +300,10 @@ aclnnConstantPadNdGetWorkspaceSize: Phase1 = phase1("aclnnConstantPadNd")
 aclnnConstantPadNd: Phase2 = phase2("aclnnConstantPadNd")
 aclnnReflectionPad1dGetWorkspaceSize: Phase1 = phase1("aclnnReflectionPad1d")
 aclnnReflectionPad1d: Phase2 = phase2("aclnnReflectionPad1d")
+aclnnRepeatInterleaveIntGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveInt")
+aclnnRepeatInterleaveInt: Phase2 = phase2("aclnnRepeatInterleaveInt")
+aclnnRepeatInterleaveIntWithDimGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveIntWithDim")
+aclnnRepeatInterleaveIntWithDim: Phase2 = phase2("aclnnRepeatInterleaveIntWithDim")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -596,4 +600,8 @@ __all__ = [
     "aclnnConstantPadNd",
     "aclnnReflectionPad1dGetWorkspaceSize",
     "aclnnReflectionPad1d",
+    "aclnnRepeatInterleaveIntGetWorkspaceSize",
+    "aclnnRepeatInterleaveInt",
+    "aclnnRepeatInterleaveIntWithDimGetWorkspaceSize",
+    "aclnnRepeatInterleaveIntWithDim",
 ]

@@ -60,7 +60,9 @@ SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "S
                   "LayerNormWithImplMode": "layer_norm", "PowTensorScalar": "pow",
                   "PowScalarTensor": "pow", "ClampMin": "clamp", "ClampMax": "clamp",
                   "SearchSorteds": "searchsorted", "One": "ones", "ArgMax": "argmax", "CumsumV2": "cumsum",
-                  "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu"}  # fmt: skip
+                  "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu",
+                  "RepeatInterleaveInt": "repeat_interleave", "RepeatInterleaveIntWithDim": "repeat_interleave",
+                  "RepeatInterleaveWithDim": "repeat_interleave"}  # fmt: skip
 
 
 def header_of(api: str) -> str:
