@@ -88,6 +88,7 @@ from emulator.kernels.nn import (
     gelu_v2,
     group_norm,
     hard_activations,
+    index_copy,
     index_fill_tensor,
     index_select,
     leaky_relu,
@@ -204,6 +205,7 @@ OP_MODULES = (
     constant_pad_nd,
     reflection_pad1d,
     repeat_interleave,
+    index_copy,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

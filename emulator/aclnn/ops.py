@@ -304,6 +304,10 @@ aclnnRepeatInterleaveIntGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleave
 aclnnRepeatInterleaveInt: Phase2 = phase2("aclnnRepeatInterleaveInt")
 aclnnRepeatInterleaveIntWithDimGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveIntWithDim")
 aclnnRepeatInterleaveIntWithDim: Phase2 = phase2("aclnnRepeatInterleaveIntWithDim")
+aclnnIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnIndexCopy")
+aclnnIndexCopy: Phase2 = phase2("aclnnIndexCopy")
+aclnnInplaceIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnInplaceIndexCopy")
+aclnnInplaceIndexCopy: Phase2 = phase2("aclnnInplaceIndexCopy")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -604,4 +608,8 @@ __all__ = [
     "aclnnRepeatInterleaveInt",
     "aclnnRepeatInterleaveIntWithDimGetWorkspaceSize",
     "aclnnRepeatInterleaveIntWithDim",
+    "aclnnIndexCopyGetWorkspaceSize",
+    "aclnnIndexCopy",
+    "aclnnInplaceIndexCopyGetWorkspaceSize",
+    "aclnnInplaceIndexCopy",
 ]
