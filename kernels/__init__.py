@@ -90,6 +90,7 @@ from emulator.kernels.nn import (
     hard_activations,
     index_copy,
     index_fill_tensor,
+    index_put_impl,
     index_select,
     leaky_relu,
     log_softmax,
@@ -206,6 +207,7 @@ OP_MODULES = (
     reflection_pad1d,
     repeat_interleave,
     index_copy,
+    index_put_impl,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -308,6 +308,8 @@ aclnnIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnIndexCopy")
 aclnnIndexCopy: Phase2 = phase2("aclnnIndexCopy")
 aclnnInplaceIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnInplaceIndexCopy")
 aclnnInplaceIndexCopy: Phase2 = phase2("aclnnInplaceIndexCopy")
+aclnnIndexPutImplGetWorkspaceSize: Phase1 = phase1("aclnnIndexPutImpl")
+aclnnIndexPutImpl: Phase2 = phase2("aclnnIndexPutImpl")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -612,4 +614,6 @@ __all__ = [
     "aclnnIndexCopy",
     "aclnnInplaceIndexCopyGetWorkspaceSize",
     "aclnnInplaceIndexCopy",
+    "aclnnIndexPutImplGetWorkspaceSize",
+    "aclnnIndexPutImpl",
 ]
