@@ -82,7 +82,9 @@ class PadAttrs(KernelAttrs):
         return cls(signature.dtypes[0], signature.shapes[0], signature.shapes[-1], signature.dtypes[1], REFLECT)
 
 
-def source_offsets(attrs: PadAttrs, befores: Sequence[int], lo: int, hi: int) -> tuple[np.ndarray, np.ndarray | None]:
+def source_offsets(
+    attrs: PadAttrs, befores: Sequence[int] | np.ndarray, lo: int, hi: int
+) -> tuple[np.ndarray, np.ndarray | None]:
     """Offsets into x of the output positions [lo, hi), and (constant mode) which of them lie inside x."""
     inside: np.ndarray | None = None
     coords = []
@@ -171,7 +173,7 @@ def mirror_pad_l0(x: aclTensor, paddings: aclTensor, pairs: Sequence[int], execu
         raise L0StepFailed("MirrorPad", "InferShape failed: negative padding")
     out = executor.alloc_tensor(shape, x.dtype)
     soc = _soc(executor)
-    aicore = MIRROR_AICORE_A2 if soc in A2_SOCS else MIRROR_AICORE_OTHER
+    aicore: tuple[int, ...] = MIRROR_AICORE_A2 if soc in A2_SOCS else MIRROR_AICORE_OTHER
     aicore = MIRROR_AICORE_REGBASE if soc in REGBASE_SOCS else aicore
     if x.dtype in aicore:
         status = add_to_launcher_list_aicore(executor, MIRROR_PAD, OP_INPUT(x, paddings), OP_OUTPUT(out),

@@ -30,6 +30,7 @@ import numpy as np
 
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
+from emulator.engine.tensors import is_contiguous
 from emulator.engine.tiling import KernelSignature
 from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import NAMES
@@ -60,7 +61,7 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
-from emulator.opdev.framework import TENSOR_MOVE, is_contiguous
+from emulator.opdev.framework import TENSOR_MOVE
 
 D = DataType
 COPY_DTYPES = (D.DT_INT64, D.DT_DOUBLE, D.DT_INT16, D.DT_INT8, D.DT_UINT8, D.DT_COMPLEX64, D.DT_COMPLEX128,

@@ -54,7 +54,8 @@ D = DataType
 PUT_DTYPES = (D.DT_FLOAT, D.DT_INT32, D.DT_INT64, D.DT_FLOAT16, D.DT_INT16, D.DT_INT8, D.DT_UINT8, D.DT_DOUBLE,
               D.DT_BOOL, D.DT_BF16)  # fmt: skip
 INDEX_DTYPES = (D.DT_INT32, D.DT_INT64, D.DT_BOOL)
-WIDENED = {D.DT_FLOAT16: D.DT_FLOAT, D.DT_BF16: D.DT_FLOAT, D.DT_BOOL: D.DT_INT32}  # accumulate's work dtype
+# accumulate's work dtype
+WIDENED: dict[int, int] = {D.DT_FLOAT16: D.DT_FLOAT, D.DT_BF16: D.DT_FLOAT, D.DT_BOOL: D.DT_INT32}
 
 
 @dataclass(frozen=True, slots=True)
