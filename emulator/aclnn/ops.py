@@ -304,6 +304,10 @@ aclnnRepeatInterleaveIntGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleave
 aclnnRepeatInterleaveInt: Phase2 = phase2("aclnnRepeatInterleaveInt")
 aclnnRepeatInterleaveIntWithDimGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveIntWithDim")
 aclnnRepeatInterleaveIntWithDim: Phase2 = phase2("aclnnRepeatInterleaveIntWithDim")
+aclnnRepeatInterleaveGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleave")
+aclnnRepeatInterleave: Phase2 = phase2("aclnnRepeatInterleave")
+aclnnRepeatInterleaveWithDimGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveWithDim")
+aclnnRepeatInterleaveWithDim: Phase2 = phase2("aclnnRepeatInterleaveWithDim")
 aclnnIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnIndexCopy")
 aclnnIndexCopy: Phase2 = phase2("aclnnIndexCopy")
 aclnnInplaceIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnInplaceIndexCopy")
@@ -610,6 +614,10 @@ __all__ = [
     "aclnnRepeatInterleaveInt",
     "aclnnRepeatInterleaveIntWithDimGetWorkspaceSize",
     "aclnnRepeatInterleaveIntWithDim",
+    "aclnnRepeatInterleaveGetWorkspaceSize",
+    "aclnnRepeatInterleave",
+    "aclnnRepeatInterleaveWithDimGetWorkspaceSize",
+    "aclnnRepeatInterleaveWithDim",
     "aclnnIndexCopyGetWorkspaceSize",
     "aclnnIndexCopy",
     "aclnnInplaceIndexCopyGetWorkspaceSize",

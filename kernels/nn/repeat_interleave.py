@@ -1,4 +1,4 @@
-"""aclnnRepeatInterleaveInt / aclnnRepeatInterleaveIntWithDim and the L0 RepeatInterleave(V2) they run on.
+"""aclnnRepeatInterleave(Int)(WithDim) and the L0 RepeatInterleave(V2) they run on.
 
 L2 as the real op is written (ops-nn index/repeat_interleave): null checks of self and out (161001);
 self's dtype in the SoC's list (bfloat16 on A2 / A3; the unsigned 16/32/64-bit types on RegBase),
@@ -11,6 +11,12 @@ either side, self flattened without dim, then RepeatInterleave along the axis wi
 as that axis' size; its shape must be out's (161002, after the graph is built), then ViewCopy. On
 A2 / A3 the V2 kernel takes the call when the rows before the axis times outputSize reach 256 and
 the dtype is one of its six. Bit-exact.
+
+The tensor-repeats forms (aclnnRepeatInterleave, aclnnRepeatInterleaveWithDim) check the same and
+also: repeats int64 / int32 and at most 1-D, its size 1 or self's element count (self's size on dim
+with dim), and an empty self only with an empty or one-element repeats; an empty repeats for a
+non-empty self is 161002 after the empty-tensor return. Without dim, outputSize equal to self's
+element count with a one-element repeats is a copy.
 
 The caller's outputSize is trusted as the card trusts it: positions past the repeated elements are
 written as zeros, and repeated elements past outputSize are dropped (docs/ops_notes.md).
@@ -69,11 +75,13 @@ class RepeatInterleaveAttrs(KernelAttrs):
     y_shape: tuple[int, ...]
     axis: int
     repeat_count: int  # 1 (every element repeated alike) or the axis' size
+    repeat_dtype: np.dtype
 
     @classmethod
     def of(cls, signature: KernelSignature) -> RepeatInterleaveAttrs:
         count = int(np.prod(signature.shapes[1], dtype=np.int64))
-        return cls(signature.dtypes[0], signature.shapes[0], signature.shapes[-1], int(signature.attrs[0]), count)
+        return cls(signature.dtypes[0], signature.shapes[0], signature.shapes[-1], int(signature.attrs[0]), count,
+                   signature.dtypes[1])  # fmt: skip
 
 
 def repeat_interleave_kernel(ctx: BlockContext[RepeatInterleaveAttrs], x: np.ndarray, repeats: np.ndarray,
@@ -84,7 +92,7 @@ def repeat_interleave_kernel(ctx: BlockContext[RepeatInterleaveAttrs], x: np.nda
         return
     attrs = ctx.attrs
     size = attrs.x_shape[attrs.axis]
-    counts = repeats.view(np.int64)[: attrs.repeat_count]
+    counts = repeats.view(attrs.repeat_dtype)[: attrs.repeat_count].astype(np.int64)
     ends = np.cumsum(np.broadcast_to(counts, (size,)) if attrs.repeat_count == 1 else counts)
     coords = list(block_coords(attrs.y_shape, lo, hi))
     source = np.searchsorted(ends, coords[attrs.axis], side="right")
@@ -96,7 +104,8 @@ def repeat_interleave_kernel(ctx: BlockContext[RepeatInterleaveAttrs], x: np.nda
 
 def _impl(op_type: str, dtypes: tuple[int, ...]) -> OpImpl:
     return OpImpl(
-        op_type, repeat_interleave_kernel, movement_tiling, bins=same_dtype_bins(dtypes, ("int64",)),
+        op_type, repeat_interleave_kernel, movement_tiling,
+        bins=(*same_dtype_bins(dtypes, ("int64",)), *same_dtype_bins(dtypes, ("int32",))),
         attrs=(("axis", "int"),), input_names=("x", "repeats"), kernel_attrs=RepeatInterleaveAttrs.of,
         moved_inputs=("x",),
     )  # fmt: skip
@@ -218,6 +227,85 @@ def aclnnRepeatInterleaveIntWithDimGetWorkspaceSize(
             return unique.release(0)
         axis = int(dim) + len(self.view_shape) if dim < 0 else int(dim)
         _interleave(api, self, int(repeats), axis, int(outputSize), out, executor)
+        return unique.release(executor.get_workspace_size())
+
+
+def _check_tensor(api: str, self: aclTensor, repeats: aclTensor, out: aclTensor, dim: int | None) -> None:
+    """CheckParams / CheckParamsDim of the tensor-repeats forms, in their order."""
+    check_dtype(api, "self", self, soc_dtypes(RI_DTYPES_A2, RI_DTYPES, RI_DTYPES_REGBASE))
+    check_dtype(api, "repeats", repeats, (D.DT_INT64, D.DT_INT32))
+    check_dtype_match(api, "out", out, self.dtype)
+    check_rank(api, "repeats", repeats, 1)
+    count = int(repeats.view_shape[0]) if repeats.view_shape else None
+    if dim is None:
+        check_param(count in (None, 1, self.numel), api, f"Tensor repeats size {count} must be 1 or the number of "
+                    f"elements in tensor self {self.numel}.")  # fmt: skip
+    else:
+        rank = len(self.view_shape)
+        check_param(rank > 0, api, f"dimension specified as {dim} but tensor has no dimensions.")
+        low, high = min(rank - 1, -rank), max(rank - 1, -rank)
+        check_param(low <= dim <= high, api, f"Dimension out of range (expected to be in range of [{low}, {high}], "
+                    f"but got {dim}).")  # fmt: skip
+        size = int(self.view_shape[dim + rank if dim < 0 else dim])
+        check_param(count in (None, 1, size), api, f"Tensor repeats must be size 1 or have the same size {size} as "
+                    f"input along dim, but got {count}.")  # fmt: skip
+    check_rank(api, "self", self)
+    if dim is None and is_empty(self):
+        check_param(is_empty(repeats) or repeats.numel == 1, api, "When tensor self is empty, repeats should be empty "
+                    "/ 0 dim tensor / 1 dim tensor with only 1 elements, but got shape "
+                    f"{list(repeats.view_shape)}.")  # fmt: skip
+
+
+def _interleave_tensor(api: str, self: aclTensor, repeats: aclTensor, axis: int | None, output_size: int,
+                       out: aclTensor, executor: aclOpExecutor) -> None:  # fmt: skip
+    check_param(not is_empty(repeats), api, "repeats must have the same size as input along dim.")
+    x, counts = _initialize(self, executor), _initialize(repeats, executor)
+    if axis is None and output_size == x.numel and counts.numel == 1:
+        view_copy(_flatten(x, executor), out, executor)
+        return
+    is_bool = x.dtype == D.DT_BOOL
+    x = cast(x, D.DT_INT8, executor) if is_bool else x
+    if axis is None:
+        x = _flatten(x, executor)
+    result = repeat_interleave_l0(x, counts, 0 if axis is None else axis, output_size, executor)
+    check_same_shape(api, result, out)
+    view_copy(cast(result, D.DT_BOOL, executor) if is_bool else result, out, executor)
+
+
+@l2_api
+def aclnnRepeatInterleaveGetWorkspaceSize(
+    self: aclTensor | None, repeats: aclTensor | None, outputSize: int, out: aclTensor | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnRepeatInterleaveGetWorkspaceSize(const aclTensor* self, const aclTensor* repeats,
+    int64_t outputSize, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    api = "aclnnRepeatInterleave"
+    with create_executor() as unique:
+        executor = unique.get()
+        check_not_null(api, self=self, repeats=repeats, out=out)
+        assert self is not None and repeats is not None and out is not None
+        _check_tensor(api, self, repeats, out, None)
+        if is_empty(self, out):
+            return unique.release(0)
+        _interleave_tensor(api, self, repeats, None, int(outputSize), out, executor)
+        return unique.release(executor.get_workspace_size())
+
+
+@l2_api
+def aclnnRepeatInterleaveWithDimGetWorkspaceSize(
+    self: aclTensor | None, repeats: aclTensor | None, dim: int, outputSize: int, out: aclTensor | None
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnRepeatInterleaveWithDimGetWorkspaceSize(const aclTensor* self, const aclTensor* repeats,
+    int64_t dim, int64_t outputSize, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor)"""
+    api = "aclnnRepeatInterleaveWithDim"
+    with create_executor() as unique:
+        executor = unique.get()
+        check_not_null(api, self=self, repeats=repeats, out=out)
+        assert self is not None and repeats is not None and out is not None
+        _check_tensor(api, self, repeats, out, int(dim))
+        if is_empty(self) or outputSize == 0:
+            return unique.release(0)
+        axis = int(dim) + len(self.view_shape) if dim < 0 else int(dim)
+        _interleave_tensor(api, self, repeats, axis, int(outputSize), out, executor)
         return unique.release(executor.get_workspace_size())
 
 

@@ -124,3 +124,52 @@ def test_nulls_and_soc_lists(stream: int) -> None:
         out = session.tensor(np.zeros(4, np.float32), BF16)
         ret = A.aclnnRepeatInterleaveIntGetWorkspaceSize(x.handle, 2, 4, out.handle)[2]
         rejects(ret, INVALID, "self dtype DT_BF16")
+
+
+# -- the tensor-repeats forms: aclnnRepeatInterleave / aclnnRepeatInterleaveWithDim -----------------
+def interleave_tensor(stream: int, x: npu.Tensor, repeats: npu.Tensor, dim: int | None, size: int,
+                      out: npu.Tensor) -> tuple[int, Any]:  # fmt: skip
+    if dim is None:
+        ws, executor, ret = A.aclnnRepeatInterleaveGetWorkspaceSize(x.handle, repeats.handle, size, out.handle)
+        phase2 = A.aclnnRepeatInterleave
+    else:
+        ws, executor, ret = A.aclnnRepeatInterleaveWithDimGetWorkspaceSize(x.handle, repeats.handle, dim, size,
+                                                                            out.handle)  # fmt: skip
+        phase2 = A.aclnnRepeatInterleaveWithDim
+    if ret == 0:
+        assert run(phase2, ws, executor, stream) == 0
+    return ret, executor
+
+
+@pytest.mark.parametrize(
+    ("dim", "counts", "repeat_dtype"),
+    [(None, [1, 0, 2, 3, 1, 2], I64), (1, [2, 0, 1], A.ACL_INT32), (-2, [3], I64)],
+    ids=["flat-per-element", "dim1-int32", "one-count"],
+)
+def test_tensor_repeats(stream: int, dim: int | None, counts: list[int], repeat_dtype: int) -> None:
+    """Per-element counts (a zero drops its element), int32 counts, and a single count for every element."""
+    host = random_array((2, 3), F32, seed=7)
+    golden = np.repeat(host, counts if len(counts) > 1 else counts[0], axis=dim)
+    out = zeros(golden.shape, F32)
+    size = golden.size if dim is None else golden.shape[dim]
+    repeats = device_tensor(np.array(counts, np.int64 if repeat_dtype == I64 else np.int32), repeat_dtype)
+    ret, executor = interleave_tensor(stream, device_tensor(host, F32), repeats, dim, size, out)
+    assert ret == 0 and "RepeatInterleave" in launched(executor)
+    assert_exact(out.storage(), golden)
+
+
+@pytest.mark.parametrize(
+    ("shape", "counts", "dim", "fragment"),
+    [
+        ((2, 3), [[1, 2]], None, "repeats has 2 dims, more than 1"),
+        ((2, 3), [1, 2], None, "Tensor repeats size 2 must be 1 or the number of elements in tensor self 6."),
+        ((2, 3), [1, 2], 1, "must be size 1 or have the same size 3 as input along dim, but got 2."),
+        # the size check comes before the empty-self and empty-repeats ones, which it leaves unreachable
+        ((0, 3), [1, 2], None, "number of elements in tensor self 0."),
+        ((2, 3), [], 0, "the same size 2 as input along dim, but got 0."),
+    ],
+)
+def test_tensor_repeats_invalid(stream: int, shape: tuple, counts: list, dim: int | None, fragment: str) -> None:
+    repeats = device_tensor(np.array(counts, np.int64).reshape(np.array(counts).shape), I64)
+    ret, _ = interleave_tensor(stream, zeros(shape, F32), repeats, dim, 4, zeros((4,), F32))
+    rejects(ret, INVALID, fragment)
