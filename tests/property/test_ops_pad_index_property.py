@@ -42,7 +42,7 @@ def np_index_copy(host: np.ndarray, dim: int, index: np.ndarray, source: np.ndar
     return np.moveaxis(result, 0, dim)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     op=st.sampled_from(["constant_pad", "reflection_pad", "interleave", "interleave_dim", "index_copy", "index_put"]),
     shape=shapes,
