@@ -308,6 +308,24 @@ aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
 aclnnGeGlu: Phase2 = phase2("aclnnGeGlu")
 aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
 aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
+aclnnConstantPadNdGetWorkspaceSize: Phase1 = phase1("aclnnConstantPadNd")
+aclnnConstantPadNd: Phase2 = phase2("aclnnConstantPadNd")
+aclnnReflectionPad1dGetWorkspaceSize: Phase1 = phase1("aclnnReflectionPad1d")
+aclnnReflectionPad1d: Phase2 = phase2("aclnnReflectionPad1d")
+aclnnRepeatInterleaveIntGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveInt")
+aclnnRepeatInterleaveInt: Phase2 = phase2("aclnnRepeatInterleaveInt")
+aclnnRepeatInterleaveIntWithDimGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveIntWithDim")
+aclnnRepeatInterleaveIntWithDim: Phase2 = phase2("aclnnRepeatInterleaveIntWithDim")
+aclnnRepeatInterleaveGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleave")
+aclnnRepeatInterleave: Phase2 = phase2("aclnnRepeatInterleave")
+aclnnRepeatInterleaveWithDimGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveWithDim")
+aclnnRepeatInterleaveWithDim: Phase2 = phase2("aclnnRepeatInterleaveWithDim")
+aclnnIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnIndexCopy")
+aclnnIndexCopy: Phase2 = phase2("aclnnIndexCopy")
+aclnnInplaceIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnInplaceIndexCopy")
+aclnnInplaceIndexCopy: Phase2 = phase2("aclnnInplaceIndexCopy")
+aclnnIndexPutImplGetWorkspaceSize: Phase1 = phase1("aclnnIndexPutImpl")
+aclnnIndexPutImpl: Phase2 = phase2("aclnnIndexPutImpl")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -612,4 +630,22 @@ __all__ = [
     "aclnnGeGlu",
     "aclnnGeGluV3GetWorkspaceSize",
     "aclnnGeGluV3",
+    "aclnnConstantPadNdGetWorkspaceSize",
+    "aclnnConstantPadNd",
+    "aclnnReflectionPad1dGetWorkspaceSize",
+    "aclnnReflectionPad1d",
+    "aclnnRepeatInterleaveIntGetWorkspaceSize",
+    "aclnnRepeatInterleaveInt",
+    "aclnnRepeatInterleaveIntWithDimGetWorkspaceSize",
+    "aclnnRepeatInterleaveIntWithDim",
+    "aclnnRepeatInterleaveGetWorkspaceSize",
+    "aclnnRepeatInterleave",
+    "aclnnRepeatInterleaveWithDimGetWorkspaceSize",
+    "aclnnRepeatInterleaveWithDim",
+    "aclnnIndexCopyGetWorkspaceSize",
+    "aclnnIndexCopy",
+    "aclnnInplaceIndexCopyGetWorkspaceSize",
+    "aclnnInplaceIndexCopy",
+    "aclnnIndexPutImplGetWorkspaceSize",
+    "aclnnIndexPutImpl",
 ]

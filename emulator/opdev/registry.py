@@ -61,7 +61,9 @@ SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "S
                   "PowScalarTensor": "pow", "ClampMin": "clamp", "ClampMax": "clamp",
                   "SearchSorteds": "searchsorted", "One": "ones", "ArgMax": "argmax", "CumsumV2": "cumsum",
                   "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu", "ClampTensor": "clamp",
-                  "ClampMinTensor": "clamp", "ClampMaxTensor": "clamp"}  # fmt: skip
+                  "ClampMinTensor": "clamp", "ClampMaxTensor": "clamp",
+                  "RepeatInterleaveInt": "repeat_interleave", "RepeatInterleaveIntWithDim": "repeat_interleave",
+                  "RepeatInterleaveWithDim": "repeat_interleave"}  # fmt: skip
 
 
 def header_of(api: str) -> str:

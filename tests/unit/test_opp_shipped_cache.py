@@ -43,9 +43,7 @@ def test_a_shipped_binary_config_is_parsed_once_for_every_process(parses: list[P
     assert parses.count(first.path) <= 1  # once in this OS process (or already kept by an earlier test)
 
 
-def test_a_copy_of_the_package_is_read_by_every_process_and_its_damage_seen(
-    tmp_path: Path, parses: list[Path]
-) -> None:
+def test_a_copy_of_the_package_is_read_by_every_process_and_its_damage_seen(tmp_path: Path, parses: list[Path]) -> None:
     root = tmp_path / "opp"
     shutil.copytree(shipped_opp_path(), root, symlinks=True)
     settings = Settings(opp_path=root)
