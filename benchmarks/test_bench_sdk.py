@@ -65,13 +65,8 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Program:
     # No inherited emulator switches; the plog folder is the session's, as for the Python side.
     plain = {k: v for k, v in os.environ.items() if not k.startswith(("ASCEND_", "OPBASE_EMU_"))}
     plain["ASCEND_PROCESS_LOG_PATH"] = os.environ["ASCEND_PROCESS_LOG_PATH"]
-    env = sdk.environment(plain)
-    # The embedded interpreter is to run this checkout's emulator. With set_env.sh's PYTHONHOME (the
-    # base interpreter) it reads the base interpreter's site-packages first, and an emulator installed
-    # there (another checkout, editable) would be the one measured. Without PYTHONHOME, and with this
-    # interpreter's folder first on PATH, it starts as `python3` there does: in this venv, if any.
-    del env["PYTHONHOME"]
-    env["PATH"] = os.pathsep.join(filter(None, (str(Path(sys.executable).parent), env.get("PATH", ""))))
+    env = sdk.environment(plain)  # set_env.sh's variables as a user's shell has them, PYTHONHOME included:
+    # the embedded interpreter reads no site directory but OPBASE_EMU_PYTHONPATH's (this venv's)
     return Program(out, env, plain)
 
 
