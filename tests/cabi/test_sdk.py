@@ -35,6 +35,31 @@ def test_every_header_compiles_as_c_and_cxx(sdk: Sdk, tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
 
 
+REAL_VALUES = {  # a sample of the documented API's values: dtypes, formats, copy kinds, policies, statuses
+    "ACL_FLOAT16": 1, "ACL_INT64": 9, "ACL_COMPLEX64": 16, "ACL_BF16": 27, "ACL_HIFLOAT8": 34,
+    "ACL_FORMAT_ND": 2, "ACL_FORMAT_NC1HWC0": 3, "ACL_FORMAT_FRACTAL_NZ": 29,
+    "ACL_MEMCPY_DEVICE_TO_HOST": 2, "ACL_MEMCPY_DEFAULT": 4, "ACL_MEM_MALLOC_NORMAL_ONLY": 2,
+    "ACL_SUCCESS": 0, "ACL_ERROR_INVALID_PARAM": 100000, "ACL_ERROR_RT_MEMORY_ALLOCATION": 207001,
+    "ACLNN_SUCCESS": 0, "ACLNN_ERR_PARAM_NULLPTR": 161001, "ACLNN_ERR_PARAM_INVALID": 161002,
+    "ACLNN_ERR_INNER_NULLPTR": 561103,
+}  # fmt: skip
+
+
+def test_enums_and_statuses_have_the_real_values(sdk: Sdk, tmp_path: Path) -> None:
+    """Checked by the compiler itself (static assertions), as C11 and as C++17."""
+    source = tmp_path / "values.c"
+    checks = "".join(f'STATIC_ASSERT({name} == {value}, "{name}");\n' for name, value in REAL_VALUES.items())
+    source.write_text(
+        '#include "acl/acl.h"\n#include "aclnn/acl_meta.h"\n#include "aclnn/aclnn_base.h"\n'
+        "#ifdef __cplusplus\n#define STATIC_ASSERT static_assert\n#else\n#define STATIC_ASSERT _Static_assert\n#endif\n"
+        f"{checks}int main(void) {{ return 0; }}\n"
+    )
+    for compiler, std, lang in (("cc", "-std=c11", "c"), ("g++", "-std=c++17", "c++")):
+        args = [compiler, std, "-x", lang, "-fsyntax-only", f"-I{sdk.include}", f"-I{sdk.include / 'aclnn'}", str(source)]
+        done = subprocess.run(args, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
 def test_add_sample_compiles_with_the_official_line_and_prints_the_sum(sdk: Sdk, tmp_path: Path) -> None:
     """An aclnnAdd program in the official examples' style: out = self + 1.2 * other, and NEEDED are CANN's names."""
     program = compile_program(sdk, HERE / "add_sample.cpp", tmp_path / "add", "opapi_math", "ascendcl", "nnopbase")
