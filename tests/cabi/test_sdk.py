@@ -55,7 +55,8 @@ def test_enums_and_statuses_have_the_real_values(sdk: Sdk, tmp_path: Path) -> No
         f"{checks}int main(void) {{ return 0; }}\n"
     )
     for compiler, std, lang in (("cc", "-std=c11", "c"), ("g++", "-std=c++17", "c++")):
-        args = [compiler, std, "-x", lang, "-fsyntax-only", f"-I{sdk.include}", f"-I{sdk.include / 'aclnn'}", str(source)]
+        includes = [f"-I{sdk.include}", f"-I{sdk.include / 'aclnn'}"]
+        args = [compiler, std, "-x", lang, "-fsyntax-only", *includes, str(source)]
         done = subprocess.run(args, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
 

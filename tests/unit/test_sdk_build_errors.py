@@ -38,7 +38,8 @@ def test_no_compiler_is_an_sdk_error_with_one_sentence(tmp_path: Path, monkeypat
 def test_a_python_without_shared_libpython_is_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The libraries embed libpython: a static-only Python is refused before anything is compiled."""
     real = sdk_build.sysconfig.get_config_var
-    monkeypatch.setattr(sdk_build.sysconfig, "get_config_var", lambda name: 0 if name == "Py_ENABLE_SHARED" else real(name))
+    static = lambda name: 0 if name == "Py_ENABLE_SHARED" else real(name)  # noqa: E731
+    monkeypatch.setattr(sdk_build.sysconfig, "get_config_var", static)
     monkeypatch.setattr(sdk_build, "_compiler", lambda: "cc")
     with pytest.raises(SdkError, match="no shared libpython") as caught:
         build(tmp_path / "sdk", force=True)
