@@ -93,13 +93,24 @@ int main(void) {
     int got = aclrtGetDevice(&devices[0]);
     printf("%d %d\n", set, got);
     printf("%d\n", devices[0]);
+    static const char rodata[64] = "a constant: the loader maps it read-only";
+    void *d = NULL;
+    aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemset(d, 64, 0, 64);
+    int wild = aclrtMemcpy(d, 64, (void *)16, 64, ACL_MEMCPY_HOST_TO_DEVICE);  /* the null page: 107000 */
+    msg = aclGetRecentErrMsg();
+    int readonly = aclrtMemcpy((void *)rodata, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST); /* not writable: 107000 */
+    printf("%d %d %d %s\n", wild, readonly, aclrtMemcpy(NULL, 0, NULL, 0, ACL_MEMCPY_HOST_TO_DEVICE),
+           msg && strstr(msg, "0x10") ? "message" : "no message");
+    aclrtFree(d);
     return 0;
 }
 """
 
 
 def test_statuses_and_messages_cross_into_c(sdk: Sdk, tmp_path: Path) -> None:
-    """Null out-pointers get the real status in C, failures their status and aclGetRecentErrMsg text."""
+    """Null out-pointers get the real status in C, failures their status and aclGetRecentErrMsg text; a copy's
+    host pointer in the null page or in read-only memory is refused (107000) instead of crashing the program."""
     source = tmp_path / "status.c"
     source.write_text(STATUS_PROGRAM)
     program = compile_program(sdk, source, tmp_path / "status", "opapi", "ascendcl", "nnopbase", cxx=False)
@@ -111,6 +122,7 @@ def test_statuses_and_messages_cross_into_c(sdk: Sdk, tmp_path: Path) -> None:
     assert lines[2].split()[:2] == ["161001", "7"]  # the out-values of a failed call are untouched
     assert lines[3] == "100000" and lines[4] == "message"
     assert lines[5] == "0 0" and lines[6] == "0"
+    assert lines[7] == "107000 107000 0 message"  # host pointers are checked, never dereferenced blindly
 
 
 LEAK_PROGRAM = r"""
