@@ -18,6 +18,8 @@ def test_tree_has_the_pinned_layout(sdk: Sdk) -> None:
         assert (sdk.include / header).is_file(), header
     for library in STANDARD:
         assert (sdk.lib64 / library).is_file(), library
+    ops = sorted(p.name for p in (sdk.include / "aclnnop").glob("aclnn_*.h"))
+    assert ops and sorted(p.name for p in (sdk.include / "aclnnop" / "level2").glob("*.h")) == ops  # as installed
     assert (sdk.prefix / "set_env.sh").read_text().count("export ") >= 6
     smi = subprocess.run([str(sdk.prefix / "bin" / "npu-smi"), "info"], capture_output=True, text=True)
     assert smi.stdout.splitlines()[6].split()[2] == "910B2"  # row 7, column 3, as llama.cpp's CMake reads it
