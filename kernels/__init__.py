@@ -91,6 +91,7 @@ from emulator.kernels.nn import (
     log_softmax,
     nonzero,
     norm,
+    rotary_position_embedding,
     softplus,
     swi_glu,
     threshold,
@@ -195,6 +196,8 @@ OP_MODULES = (
     # gated units (issue 14)
     swi_glu,
     geglu,
+    # attention and rotary embedding (issue 15)
+    rotary_position_embedding,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)
