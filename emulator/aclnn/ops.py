@@ -298,6 +298,8 @@ aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
 aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
 aclnnRotaryPositionEmbeddingGetWorkspaceSize: Phase1 = phase1("aclnnRotaryPositionEmbedding")
 aclnnRotaryPositionEmbedding: Phase2 = phase2("aclnnRotaryPositionEmbedding")
+aclnnFlashAttentionScoreGetWorkspaceSize: Phase1 = phase1("aclnnFlashAttentionScore")
+aclnnFlashAttentionScore: Phase2 = phase2("aclnnFlashAttentionScore")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -592,4 +594,6 @@ __all__ = [
     "aclnnGeGluV3",
     "aclnnRotaryPositionEmbeddingGetWorkspaceSize",
     "aclnnRotaryPositionEmbedding",
+    "aclnnFlashAttentionScoreGetWorkspaceSize",
+    "aclnnFlashAttentionScore",
 ]

@@ -115,9 +115,7 @@ class RopeAttrs(KernelAttrs):
         return cls(signature.dtypes[0])
 
 
-def rope_kernel(
-    ctx: BlockContext[RopeAttrs], x: np.ndarray, cos: np.ndarray, sin: np.ndarray, y: np.ndarray
-) -> None:
+def rope_kernel(ctx: BlockContext[RopeAttrs], x: np.ndarray, cos: np.ndarray, sin: np.ndarray, y: np.ndarray) -> None:
     data = RopeTilingData.from_buffer_copy(ctx.tiling)
     lo = ctx.block_idx * data.blockFormer
     hi = min(lo + data.blockFormer, data.rows)

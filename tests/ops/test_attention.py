@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from binary_helpers import check, empty_out, ident, random_values, run_op, to_device
+from binary_helpers import check, empty_out, ident, np_dtype, random_values, run_op, to_device
 from device_helpers import SESSIONS
 
 from emulator import acl, aclnn, npu, process
@@ -124,7 +124,241 @@ def test_rope_empty_and_statuses(stream: int) -> None:
         (x, r, t((1, 1, 1, 8)), 0, x, "cos shape and sin shape should be equal"),
         (x, t((1, 2, 1, 4)), t((1, 2, 1, 4)), 0, x, "get x [8] and cos [4]"),
         (x, t((1, 3, 1, 8)), t((1, 3, 1, 8)), 0, x, "is not supported"),
-        (t((2, 2, 2, 8)), t((1, 1, 1, 8)), t((1, 1, 1, 8)), 1, t((2, 2, 2, 8)), "is not supported"),  # interleave needs x's S axis
+        (
+            t((2, 2, 2, 8)),
+            t((1, 1, 1, 8)),
+            t((1, 1, 1, 8)),
+            1,
+            t((2, 2, 2, 8)),
+            "is not supported",
+        ),  # interleave needs x's S axis
     ]
     for xi, ci, si, mode, oi, text in cases:
         assert_rejected(api(xi, ci, si, mode, oi), TILING, text)
+
+
+# -- aclnnFlashAttentionScore ----------------------------------------------------------------------------
+def to_bnsd(x: np.ndarray, layout: str, n: int) -> np.ndarray:
+    """A [B, N, S, D] float64 copy of a tensor of ``layout``."""
+    x = x.astype(np.float64)
+    if layout == "BNSD":
+        return x
+    if layout == "BSND":
+        return x.transpose(0, 2, 1, 3)
+    if layout == "BSH":
+        b, s, h = x.shape
+        return x.reshape(b, s, n, h // n).transpose(0, 2, 1, 3)
+    s, b, h = x.shape  # SBH
+    return x.reshape(s, b, n, h // n).transpose(1, 2, 0, 3)
+
+
+def from_bnsd(x: np.ndarray, layout: str) -> np.ndarray:
+    b, n, s, d = x.shape
+    if layout == "BNSD":
+        return x
+    if layout == "BSND":
+        return x.transpose(0, 2, 1, 3)
+    if layout == "BSH":
+        return x.transpose(0, 2, 1, 3).reshape(b, s, n * d)
+    return x.transpose(2, 0, 1, 3).reshape(s, b, n * d)
+
+
+def attention64(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float, masked: np.ndarray | None = None,
+                pse: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """The plain reference on [B, N, S, D] float64: softmax(scale * (Q·Kᵀ + pse) with masked = -inf)·V,
+    GQA by repeating the key / value heads; (out, row max, row sum); a fully masked row gives 0."""
+    group = q.shape[1] // k.shape[1]
+    k, v = np.repeat(k, group, axis=1), np.repeat(v, group, axis=1)
+    scores = q @ k.transpose(0, 1, 3, 2)
+    if pse is not None:
+        scores = scores + pse
+    scores = scores * scale
+    if masked is not None:
+        scores = np.where(np.broadcast_to(masked, scores.shape), -np.inf, scores)
+    row_max = scores.max(-1)
+    dead = ~np.isfinite(row_max)
+    p = np.exp(scores - np.where(dead, 0, row_max)[..., None])
+    row_sum = p.sum(-1)
+    out = (p / np.where(dead, 1, row_sum)[..., None]) @ v
+    out[dead] = 0
+    return out, row_max, np.where(dead, 0, row_sum)
+
+
+def run_fa(
+    stream: int,
+    q: np.ndarray,
+    k: np.ndarray,
+    v: np.ndarray,
+    layout: str,
+    n1: int,
+    dtype: int,
+    *,
+    scale: float,
+    mask: np.ndarray | None = None,
+    mask_dtype: int = D.DT_BOOL,
+    pse: np.ndarray | None = None,
+    drop: np.ndarray | None = None,
+    keep_prob: float = 1.0,
+    pre: int = 2**31 - 1,
+    nxt: int = 2**31 - 1,
+    sparse: int = 0,
+    prefix: list[int] | None = None,
+    strided: bool = False,
+) -> tuple[Any, Any, Any]:
+    """One FlashAttentionScore call; the (softmaxMax, softmaxSum, attentionOut) tensors."""
+    b, s1 = to_bnsd(q, layout, n1).shape[0], to_bnsd(q, layout, n1).shape[2]
+    dv = to_bnsd(v, layout, to_bnsd(k, layout, 1).shape[1] if layout in ("BSND", "BNSD") else 1).shape[-1]
+    n2 = k.shape[2] if layout == "BSND" else k.shape[1] if layout == "BNSD" else None
+    if n2 is None:  # BSH / SBH: H = N * D
+        d = q.shape[2] // n1
+        n2 = k.shape[2] // d
+        dv = v.shape[2] // n2
+    out_shape = from_bnsd(np.zeros((b, n1, s1, dv)), layout).shape
+    smax, ssum = empty_out((b, n1, s1, 8), D.DT_FLOAT), empty_out((b, n1, s1, 8), D.DT_FLOAT)
+    out = empty_out(out_shape, dtype, strided=strided)
+    handles = [to_device(x, dtype, strided=strided).handle for x in (q, k, v)]
+    pse_h = to_device(pse, dtype).handle if pse is not None else None
+    mask_h = to_device(mask, mask_dtype).handle if mask is not None else None
+    drop_h = to_device(drop, D.DT_UINT8).handle if drop is not None else None
+    prefix_h = A.aclCreateIntArray(prefix, len(prefix)) if prefix is not None else None
+    run_op(A.aclnnFlashAttentionScoreGetWorkspaceSize, A.aclnnFlashAttentionScore, stream, *handles, pse_h, drop_h,
+           None, mask_h, prefix_h, scale, keep_prob, pre, nxt, n1, layout, 0, sparse, smax.handle, ssum.handle, None,
+           out.handle)  # fmt: skip
+    return smax, ssum, out
+
+
+def check_fa(result: tuple[Any, Any, Any], golden: tuple[np.ndarray, np.ndarray, np.ndarray], layout: str) -> None:
+    smax, ssum, out = result
+    check(out, from_bnsd(golden[0], layout))
+    check(smax, np.repeat(golden[1][..., None], 8, -1))
+    check(ssum, np.repeat(golden[2][..., None], 8, -1))
+
+
+def test_fa_documented_example(stream: int) -> None:
+    """The official example: SBH 256 x 1 x 128 of ones, an all-zero uint8 mask, scale 1/sqrt(128)."""
+    q = np.ones((256, 1, 128), np.float32)
+    mask = np.zeros((256, 256), np.uint8)
+    result = run_fa(stream, q, q, q, "SBH", 1, D.DT_FLOAT, scale=1 / np.sqrt(128), mask=mask, mask_dtype=D.DT_UINT8,
+                    prefix=[0])  # fmt: skip
+    check(result[2], np.ones((256, 1, 128)))
+    check(result[0], np.full((1, 1, 256, 8), np.sqrt(128)))
+    check(result[1], np.full((1, 1, 256, 8), 256.0))
+
+
+@pytest.mark.parametrize(
+    ("layout", "dtype", "b", "n1", "n2", "s1", "s2", "d"),
+    [
+        ("BNSD", D.DT_FLOAT16, 2, 4, 2, 130, 70, 32),  # GQA, two S1 tiles, S1 > S2
+        ("BSND", D.DT_BF16, 1, 2, 1, 24, 40, 16),  # MQA
+        ("BSH", D.DT_FLOAT, 2, 2, 2, 17, 33, 8),
+        ("SBH", D.DT_FLOAT16, 1, 3, 3, 9, 9, 16),
+    ],
+    ids=ident,
+)
+def test_fa_layouts_and_heads(stream: int, layout: str, dtype: int, b: int, n1: int, n2: int, s1: int, s2: int,
+                              d: int) -> None:  # fmt: skip
+    """Every layout, GQA / MQA head groups, float16 / bfloat16 / float32, a causal mask (strided inputs for fp16)."""
+    rng = np.random.default_rng(s1)
+    shapes = {"q": (b, n1, s1, d), "k": (b, n2, s2, d)}
+    q4, k4, v4 = (rng.uniform(-1, 1, shapes["q" if i == 0 else "k"]) for i in range(3))
+    q, k, v = (from_bnsd(x, layout).astype(np_dtype(dtype)).astype(np.float32) for x in (q4, k4, v4))
+    masked = np.triu(np.ones((s1, s2), bool), 1)
+    scale = 1 / np.sqrt(d)
+    result = run_fa(stream, q, k, v, layout, n1, dtype, scale=scale, mask=masked, sparse=1,
+                    strided=dtype == D.DT_FLOAT16)  # fmt: skip
+    q4, k4, v4 = (to_bnsd(x.astype(np.float64), layout, n) for x, n in ((q, n1), (k, n2), (v, n2)))
+    check_fa(result, attention64(q4, k4, v4, scale, masked), layout)
+
+
+@pytest.mark.parametrize(
+    ("sparse", "pre", "nxt", "s1", "s2"),
+    [(0, 3, 1, 12, 12), (2, 0, 0, 10, 14), (3, 0, 0, 14, 10), (4, 4, 0, 8, 12), (6, 0, 0, 8, 12)],
+    ids=str,
+)
+def test_fa_sparse_modes(stream: int, sparse: int, pre: int, nxt: int, s1: int, s2: int) -> None:
+    """defaultMask with a band, leftUpCausal, rightDownCausal (a fully masked row gives 0), band, prefix."""
+    rng = np.random.default_rng(sparse)
+    q, k, v = rng.uniform(-1, 1, (1, 2, s1, 8)), rng.uniform(-1, 1, (1, 2, s2, 8)), rng.uniform(-1, 1, (1, 2, s2, 8))
+    i, j = np.arange(s1)[:, None], np.arange(s2)[None, :]
+    if sparse == 0:
+        given = np.zeros((s1, s2), bool)
+        given[:, 0] = True
+        mask, masked = given, given | (j - i > nxt) | (i - j > pre)
+    elif sparse == 6:
+        mask = np.triu(np.ones((3072, 2048), bool), 1)
+        masked = (j - i > s2 - s1) & (j >= 5)
+    else:
+        mask = np.triu(np.ones((2048, 2048), bool), 1)
+        masked = {2: j > i, 3: j - i > s2 - s1, 4: (j - i - (s2 - s1) > nxt) | (i - j + (s2 - s1) > pre)}[sparse]
+    result = run_fa(stream, q.astype(np.float32), k.astype(np.float32), v.astype(np.float32), "BNSD", 2,
+                    D.DT_FLOAT, scale=0.5, mask=mask, pre=pre, nxt=nxt, sparse=sparse,
+                    prefix=[5] if sparse == 6 else None)  # fmt: skip
+    check_fa(result, attention64(q, k, v, 0.5, masked), "BNSD")
+
+
+def test_fa_pse_and_dropout(stream: int) -> None:
+    """A [B, N, S, S] pse added before the scale, and a bit-packed drop mask with keepProb 0.5."""
+    rng = np.random.default_rng(5)
+    b, n, s, d = 1, 2, 16, 8
+    q, k, v = (rng.uniform(-1, 1, (b, n, s, d)).astype(np.float32) for _ in range(3))
+    pse = rng.uniform(-1, 1, (b, n, s, s)).astype(np.float32)
+    keep = rng.integers(0, 2, (b, n, s, s)).astype(bool)
+    drop = np.packbits(keep.reshape(-1), bitorder="little")
+    result = run_fa(stream, q, k, v, "BNSD", n, D.DT_FLOAT, scale=0.3, pse=pse, drop=drop, keep_prob=0.5)
+    golden = attention64(q.astype(np.float64), k, v, 0.3, pse=pse.astype(np.float64))
+    probs = np.exp((q.astype(np.float64) @ k.transpose(0, 1, 3, 2) + pse) * 0.3 - golden[1][..., None])
+    out = (probs / golden[2][..., None] * keep / 0.5) @ v
+    check_fa(result, (out, golden[1], golden[2]), "BNSD")
+
+
+def test_fa_empty_and_statuses(stream: int) -> None:
+    """Empty outs: nothing launched. Nulls 161001; dtypes, headNum, layout and head dims 161002; an out
+    of the wrong shape fails its ViewCopy: 161001 (the real L2's code for a null L0 result)."""
+    api = A.aclnnFlashAttentionScoreGetWorkspaceSize
+    f = D.DT_FLOAT
+
+    def t(shape: tuple, dtype: int = f) -> Any:
+        return empty_out(shape, dtype).handle
+
+    def call(q: Any, k: Any, v: Any, layout: str | None = "BNSD", n: int = 2, smax: Any = "", out: Any = "",
+             pse: Any = None) -> tuple[Any, ...]:  # fmt: skip
+        smax = t((1, 2, 4, 8)) if smax == "" else smax
+        out = t((1, 2, 4, 8)) if out == "" else out
+        return api(q, k, v, pse, None, None, None, None, 1.0, 1.0, 65536, 65536, n, layout, 0, 0, smax,
+                   t((1, 2, 4, 8)), None, out)  # fmt: skip
+
+    q = t((1, 2, 4, 8))
+    e = t((0, 2, 4, 8))
+    ws, executor, ret = api(e, e, e, None, None, None, None, None, 1.0, 1.0, 1, 1, 2, "BNSD", 0, 0, t((0, 2, 4, 8)),
+                            t((0, 2, 4, 8)), None, e)  # fmt: skip
+    assert (ws, ret) == (0, 0) and executor.launchers == []
+    assert_rejected(call(None, q, q), NULLPTR, "query")
+    assert_rejected(call(q, q, q, layout=None), NULLPTR, "inputLayout")
+    assert_rejected(call(q, q, q, smax=None), NULLPTR, "softmaxMaxOut")
+    assert_rejected(call(q, q, q, out=None), NULLPTR, "attentionOutOut")
+    cases = [
+        ((q, t((1, 2, 4, 8), D.DT_FLOAT16), q), {}, "The data type of query[DT_FLOAT], key[DT_FLOAT16]"),
+        ((q, q, q), {"pse": t((1, 2, 4, 4), D.DT_FLOAT16)}, "of pse is not equal to the data type"),
+        ((q, q, q), {"n": 0}, "head_num must > 0, but got 0"),
+        ((q, q, q), {"layout": "BSH"}, "not support input_layout BSH with dim_num 4"),
+        ((q, q, q), {"layout": "TND"}, "not support input_layout TND"),
+        ((q, t((1, 2, 4, 4)), q), {}, "qD and kD should be same, but got qD=8 kD=4"),
+        ((q, q, t((1, 2, 4, 16))), {}, "only support kD >= vD, but got kD=8 vD=16"),
+        ((t((1, 1, 2, 800)), t((1, 1, 2, 800)), t((1, 1, 2, 800))), {"n": 1}, "Head dim must <= 768, but got 800"),
+    ]
+    for args, kwargs, text in cases:
+        assert_rejected(call(*args, **kwargs), INVALID, text)
+    assert_rejected(call(q, q, q, out=t((1, 2, 4, 4))), NULLPTR, "an L0 step returned null")
+
+
+def test_fa_tiling_refusals_fail_the_launch(stream: int) -> None:
+    """The L0 ignores its launch status: what the tiling refuses passes phase 1 and fails phase 2."""
+    q = to_device(np.zeros((1, 3, 4, 8), np.float32), D.DT_FLOAT).handle
+    k = to_device(np.zeros((1, 2, 4, 8), np.float32), D.DT_FLOAT).handle  # N1 = 3 is not a multiple of N2 = 2
+    outs = [empty_out(shape, D.DT_FLOAT).handle for shape in ((1, 3, 4, 8), (1, 3, 4, 8), (1, 3, 4, 8))]
+    ws, executor, ret = A.aclnnFlashAttentionScoreGetWorkspaceSize(
+        q, k, k, None, None, None, None, None, 1.0, 1.0, 1, 1, 3, "BNSD", 0, 0, outs[0], outs[1], None, outs[2]
+    )
+    assert ret == 0
+    workspace, _ = acl.rt.malloc(max(ws, 1), 0)
+    assert A.aclnnFlashAttentionScore(workspace, ws, executor, stream) != 0
