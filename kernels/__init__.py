@@ -81,6 +81,7 @@ from emulator.kernels.nn import (
     add_rms_norm,
     elu,
     flash_attention_score,
+    fused_infer_attention_score,
     gather_v2,
     geglu,
     gelu_v2,
@@ -200,6 +201,7 @@ OP_MODULES = (
     # attention and rotary embedding (issue 15)
     rotary_position_embedding,
     flash_attention_score,
+    fused_infer_attention_score,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

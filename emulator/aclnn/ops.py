@@ -300,6 +300,8 @@ aclnnRotaryPositionEmbeddingGetWorkspaceSize: Phase1 = phase1("aclnnRotaryPositi
 aclnnRotaryPositionEmbedding: Phase2 = phase2("aclnnRotaryPositionEmbedding")
 aclnnFlashAttentionScoreGetWorkspaceSize: Phase1 = phase1("aclnnFlashAttentionScore")
 aclnnFlashAttentionScore: Phase2 = phase2("aclnnFlashAttentionScore")
+aclnnFusedInferAttentionScoreV2GetWorkspaceSize: Phase1 = phase1("aclnnFusedInferAttentionScoreV2")
+aclnnFusedInferAttentionScoreV2: Phase2 = phase2("aclnnFusedInferAttentionScoreV2")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -596,4 +598,6 @@ __all__ = [
     "aclnnRotaryPositionEmbedding",
     "aclnnFlashAttentionScoreGetWorkspaceSize",
     "aclnnFlashAttentionScore",
+    "aclnnFusedInferAttentionScoreV2GetWorkspaceSize",
+    "aclnnFusedInferAttentionScoreV2",
 ]

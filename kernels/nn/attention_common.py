@@ -103,3 +103,25 @@ def unpack_bits(mask: np.ndarray, start: int, rows: int, cols: int) -> np.ndarra
     if bits.size < count:  # a short mask keeps nothing past its end
         bits = np.concatenate((bits, np.zeros(count - bits.size, np.uint8)))
     return bits.reshape(rows, cols).astype(bool)
+
+
+def sparse_mask(mode: int, given: np.ndarray | None, rows: np.ndarray, s1: int, s2: int, pre: int, nxt: int,
+                prefix_n: int = 0) -> np.ndarray | None:  # fmt: skip
+    """True where a score is masked out for query rows ``rows`` (of ``s1``) against ``s2`` keys, by sparse mode.
+
+    ``given`` is the caller's mask rows (nonzero = masked) for the modes that read it as is (0, 1, 5);
+    the compressed modes (2, 3, 4, 6) take the positions the documented mask encodes. Mode 0 adds the
+    band [i - pre, i + nxt] (upper-left origin); mode 4 the band from the lower-right corner."""
+    j = np.arange(s2, dtype=np.int64)[None, :]
+    i = rows.astype(np.int64)[:, None]
+    if mode in (0, 1, 5):
+        assert given is not None
+        masked = given[:, :s2] != 0
+        return masked | band_mask(rows, s2, pre, nxt) if mode == 0 else masked
+    if mode == 2:
+        return np.asarray(j > i)
+    if mode == 3:
+        return np.asarray(j - i > s2 - s1)
+    if mode == 4:
+        return band_mask(rows, s2, pre, nxt, shift=s2 - s1)
+    return np.asarray((j - i > s2 - s1) & (j >= prefix_n))  # 6: prefix, compressed

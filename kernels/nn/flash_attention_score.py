@@ -39,8 +39,8 @@ from emulator.kernels.nn.attention_common import (
     S1_TILE,
     as_bnsd,
     attend,
-    band_mask,
     layout_shape,
+    sparse_mask,
     unpack_bits,
 )
 from emulator.meta.dtypes import DataType, dtype_name
@@ -204,28 +204,19 @@ class FlashAttentionAttrs(KernelAttrs):
         return cls(signature.dtypes[0], signature.dtypes[6])
 
 
-def visible_mask(data: FlashAttentionScoreTilingData, mask: np.ndarray | None, prefix: np.ndarray, b: int, n: int,
+def visible_mask(data: FlashAttentionScoreTilingData, mask: np.ndarray, prefix: np.ndarray, b: int, n: int,
                  rows: np.ndarray) -> np.ndarray | None:  # fmt: skip
-    """True where a score is masked out, for query rows ``rows`` of head n of batch b, by sparse mode."""
+    """The masked scores of query rows ``rows`` of head n of batch b; no mask: every sparse mode computes in full."""
     if not data.hasMask:
-        return None  # no mask: every sparse mode computes in full
-    s1, s2, mode = int(data.s1), int(data.s2), int(data.sparseMode)
-    j = np.arange(s2, dtype=np.int64)[None, :]
-    i = rows.astype(np.int64)[:, None]
+        return None
+    mode = int(data.sparseMode)
+    given = None
     if mode in (0, 1, 5):
-        assert mask is not None
         mb, mn = int(data.maskDims[0]), int(data.maskDims[1])
-        given = mask[b if mb > 1 else 0, n if mn > 1 else 0][rows][:, :s2] != 0
-        if mode == 0:
-            return given | band_mask(rows, s2, int(data.preTokens), int(data.nextTokens))
-        return given
-    if mode == 2:
-        return j > i
-    if mode == 3:
-        return j - i > s2 - s1
-    if mode == 4:
-        return band_mask(rows, s2, int(data.preTokens), int(data.nextTokens), shift=s2 - s1)
-    return (j - i > s2 - s1) & (j >= int(prefix[b]))  # 6: prefix, compressed
+        given = mask[b if mb > 1 else 0, n if mn > 1 else 0][rows]
+    prefix_n = int(prefix[b]) if mode == 6 else 0
+    return sparse_mask(mode, given, rows, int(data.s1), int(data.s2), int(data.preTokens), int(data.nextTokens),
+                       prefix_n)  # fmt: skip
 
 
 def fa_kernel(ctx: BlockContext[FlashAttentionAttrs], query: np.ndarray, key: np.ndarray, value: np.ndarray,

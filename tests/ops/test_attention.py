@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from binary_helpers import check, empty_out, ident, np_dtype, random_values, run_op, to_device
-from device_helpers import SESSIONS
+from device_helpers import SESSIONS, device_tensor
 
 from emulator import acl, aclnn, npu, process
 from emulator.config import Settings
@@ -362,3 +362,178 @@ def test_fa_tiling_refusals_fail_the_launch(stream: int) -> None:
     assert ret == 0
     workspace, _ = acl.rt.malloc(max(ws, 1), 0)
     assert A.aclnnFlashAttentionScore(workspace, ws, executor, stream) != 0
+
+
+# -- aclnnFusedInferAttentionScoreV2 -------------------------------------------------------------------
+FIA_NONE = (None,) * 17  # deqScale1 ... actualSharedPrefixLen
+
+
+def tensor_list(*tensors: Any) -> Any:
+    return A.aclCreateTensorList(list(tensors), len(tensors))
+
+
+def fia(
+    q: Any,
+    k: Any,
+    v: Any,
+    out: Any,
+    *,
+    pse: Any = None,
+    mask: Any = None,
+    seq: list[int] | None = None,
+    seq_kv: list[int] | None = None,
+    heads: int = 2,
+    scale: float = 1.0,
+    pre: int = 2**31 - 1,
+    nxt: int = 2**31 - 1,
+    layout: str = "BNSD",
+    kv_heads: int = 0,
+    sparse: int = 0,
+    precise: int = 0,
+    lse_flag: bool = False,
+    lse: Any = None,
+    extra: tuple[Any, ...] = FIA_NONE,
+) -> tuple[Any, ...]:
+    """aclnnFusedInferAttentionScoreV2GetWorkspaceSize with keyword defaults (one-tensor key / value lists)."""
+    arrays = [A.aclCreateIntArray(a, len(a)) if a is not None else None for a in (seq, seq_kv)]
+    keys = tensor_list(k) if k is not None else None
+    values = tensor_list(v) if v is not None else None
+    return A.aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
+        q, keys, values, pse, mask, *arrays, *extra, heads, scale, pre, nxt, layout, kv_heads, sparse, precise, 0, 0,
+        lse_flag, 0, 0, out, lse)  # fmt: skip
+
+
+def run_fia(stream: int, *args: Any, **kwargs: Any) -> None:
+    ws, executor, ret = fia(*args, **kwargs)
+    assert ret == 0, acl.get_recent_err_msg()
+    workspace = acl.rt.malloc(ws, 0)[0] if ws else 0
+    assert A.aclnnFusedInferAttentionScoreV2(workspace, ws, executor, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+
+
+def rounded(rng: np.random.Generator, shape: tuple, dtype: int) -> np.ndarray:
+    """Uniform values in [-1, 1] already representable in ``dtype`` (the golden sees what the device sees)."""
+    return rng.uniform(-1, 1, shape).astype(np_dtype(dtype)).astype(np.float64)
+
+
+def test_fia_documented_example(stream: int) -> None:
+    """The official example's shapes: BNSD float16, query 1x2x1x16 (incremental), key / value 1x2x2x16,
+    a 1x1x1x2 bool mask of zeros, actualSeqLengths {2} (ignored for S = 1), scale 1/sqrt(2); ones in, ones out."""
+    f16 = D.DT_FLOAT16
+    q, kv = to_device(np.ones((1, 2, 1, 16)), f16), to_device(np.ones((1, 2, 2, 16)), f16)
+    out = empty_out((1, 2, 1, 16), f16)
+    mask = to_device(np.zeros((1, 1, 1, 2), bool), D.DT_BOOL)
+    run_fia(stream, q.handle, kv.handle, kv.handle, out.handle, mask=mask.handle, seq=[2], scale=1 / np.sqrt(2),
+            precise=1)  # fmt: skip
+    check(out, np.ones((1, 2, 1, 16)))
+
+
+def test_fia_llama_cpp_prefill(stream: int) -> None:
+    """What llama.cpp's CANN backend passes: BNSD float16, GQA (4 query / 2 kv heads), the additive
+    causal mask with -inf as a stride-0 broadcast pseShift, innerPrecise 2, preTokens = nextTokens = 65535."""
+    f16, rng = D.DT_FLOAT16, np.random.default_rng(11)
+    q, k, v = rounded(rng, (1, 4, 5, 16), f16), rounded(rng, (1, 2, 9, 16), f16), rounded(rng, (1, 2, 9, 16), f16)
+    i, j = np.arange(5)[:, None], np.arange(9)[None, :]
+    additive = np.where(j - i > 4, -np.inf, rng.uniform(-0.5, 0.5, (5, 9))).astype(np.float16)
+    pse = device_tensor(additive.reshape(-1), f16, (1, 4, 5, 9), (0, 0, 9, 1))
+    out = empty_out((1, 4, 5, 16), f16)
+    run_fia(stream, to_device(q, f16).handle, to_device(k, f16).handle, to_device(v, f16).handle, out.handle,
+            pse=pse.handle, heads=4, kv_heads=2, scale=0.25, pre=65535, nxt=65535, precise=2)  # fmt: skip
+    bias = additive.astype(np.float64)  # added after the scale; -inf entries drop their keys
+    kk, vv = np.repeat(k, 2, 1), np.repeat(v, 2, 1)
+    scores = q @ kk.transpose(0, 1, 3, 2) * 0.25 + bias
+    p = np.exp(scores - scores.max(-1, keepdims=True))
+    golden = (p / p.sum(-1, keepdims=True)) @ vv
+    check(out, golden)
+
+
+def test_fia_incremental_bsh_with_kv_lengths(stream: int) -> None:
+    """Decode step: BSH bfloat16, B = 2, S = 1, actualSeqLengthsKv [6, 3], a (B, KV_S) bool mask, softmaxLse."""
+    bf, rng = D.DT_BF16, np.random.default_rng(12)
+    b, n, s2, d = 2, 2, 8, 16
+    q, k, v = rounded(rng, (b, 1, n * d), bf), rounded(rng, (b, s2, n * d), bf), rounded(rng, (b, s2, n * d), bf)
+    mask = np.zeros((b, s2), bool)
+    mask[0, 1] = True
+    out, lse = empty_out((b, 1, n * d), bf), empty_out((b, n, 1, 1), D.DT_FLOAT)
+    run_fia(stream, to_device(q, bf).handle, to_device(k, bf).handle, to_device(v, bf).handle, out.handle,
+            mask=to_device(mask, D.DT_BOOL).handle, seq_kv=[6, 3], layout="BSH", scale=0.3, lse_flag=True,
+            lse=lse.handle)  # fmt: skip
+    masked = np.zeros((b, 1, 1, s2), bool)
+    masked[0, 0, 0, 1] = True
+    masked[0, ..., 6:] = masked[1, ..., 3:] = True
+    golden, row_max, row_sum = attention64(to_bnsd(q, "BSH", n), to_bnsd(k, "BSH", n), to_bnsd(v, "BSH", n), 0.3,
+                                           masked)  # fmt: skip
+    check(out, from_bnsd(golden, "BSH"))
+    check(lse, (row_max + np.log(row_sum))[..., None])
+
+
+@pytest.mark.parametrize(("layout", "sparse"), [("BSND", 3), ("BNSD_BSND", 0)], ids=str)
+def test_fia_full_sparse_and_layouts(stream: int, layout: str, sparse: int) -> None:
+    """Prefill with actualSeqLengths [3] (rows past it are zeros): rightDownCausal through the compressed
+    2048 x 2048 mask (BSND), and a full (S1, S2) mask with the BNSD input / BSND output layout."""
+    f16, rng = D.DT_FLOAT16, np.random.default_rng(13)
+    n, s1, s2, d = 2, 4, 6, 8
+    q4, k4, v4 = rounded(rng, (1, n, s1, d), f16), rounded(rng, (1, n, s2, d), f16), rounded(rng, (1, n, s2, d), f16)
+    src = "BNSD" if layout == "BNSD_BSND" else layout
+    i, j = np.arange(s1)[:, None], np.arange(s2)[None, :]
+    if sparse == 3:
+        mask, masked = np.triu(np.ones((2048, 2048), bool), 1), j - i > s2 - 3  # right-down from the actual q_len 3
+    else:
+        mask = masked = rng.integers(0, 2, (s1, s2)).astype(bool) & (j > 0)
+    out = empty_out(from_bnsd(np.zeros((1, n, s1, d)), "BSND").shape, f16)
+    run_fia(stream, *(to_device(from_bnsd(x, src), f16).handle for x in (q4, k4, v4)), out.handle,
+            mask=to_device(mask, D.DT_BOOL).handle, seq=[3], layout=layout, sparse=sparse, scale=0.5)  # fmt: skip
+    golden = attention64(q4, k4, v4, 0.5, masked)[0]
+    golden[:, :, 3:] = 0
+    check(out, from_bnsd(golden, "BSND"))
+
+
+def test_fia_empty_kv_gives_zeros(stream: int) -> None:
+    f16 = D.DT_FLOAT16
+    out = empty_out((1, 2, 3, 8), f16)
+    run_fia(stream, to_device(np.ones((1, 2, 3, 8)), f16).handle, to_device(np.ones((1, 2, 0, 8)), f16).handle,
+            to_device(np.ones((1, 2, 0, 8)), f16).handle, out.handle)  # fmt: skip
+    check(out, np.zeros((1, 2, 3, 8)))
+
+
+def test_fia_statuses(stream: int) -> None:
+    """Nulls 161001; dtypes 161002; shape inference 561001; the tiling 561002 (incl. what is not emulated)."""
+    f16 = D.DT_FLOAT16
+
+    def t(shape: tuple, dtype: int = f16) -> Any:
+        return empty_out(shape, dtype).handle
+
+    q, kv, out = t((1, 2, 4, 8)), t((1, 2, 6, 8)), t((1, 2, 4, 8))
+    e = t((0, 2, 4, 8))
+    ws, executor, ret = fia(e, kv, kv, e)
+    assert (ws, ret) == (0, 0) and executor.launchers == []
+    assert_rejected(fia(None, kv, kv, out), NULLPTR, "query")
+    assert_rejected(fia(q, None, kv, out), NULLPTR, "key")
+    assert_rejected(fia(q, kv, kv, None), NULLPTR, "attentionOut")
+    assert_rejected(fia(q, kv, kv, out, lse_flag=True), NULLPTR, "softmaxLse")
+    assert_rejected(fia(t((1, 2, 4, 8), D.DT_FLOAT), kv, kv, out), INVALID, "not a supported combination")
+    assert_rejected(fia(q, kv, kv, out, mask=t((4, 6), D.DT_FLOAT)), INVALID, "not a supported combination")
+    assert_rejected(fia(q, kv, kv, out, heads=0), INFERSHAPE, "numHeads can not be 0!")
+    assert_rejected(fia(q, kv, kv, out, layout="BSH"), INFERSHAPE, "Layout BSH, queryDims(4) must be 3!")
+    assert_rejected(fia(q, kv, kv, out, layout="TND"), INFERSHAPE, "input layout only supports")
+    assert_rejected(fia(q, kv, kv, t((1, 2, 4, 4))), INFERSHAPE, "attentionOut must be [1, 2, 4, 8]")
+    quant = (t((1,), D.DT_FLOAT),) + (None,) * 16
+    cases = [
+        (
+            (t((1, 2, 4, 8), D.DT_INT8), t((1, 2, 6, 8), D.DT_INT8), t((1, 2, 6, 8), D.DT_INT8), t((1, 2, 4, 8))),
+            {},
+            "is not emulated",
+        ),
+        ((q, kv, kv, out), {"extra": quant}, "deqScale1Optional"),
+        ((t((1, 3, 4, 8)), kv, kv, t((1, 3, 4, 8))), {"heads": 3, "kv_heads": 2}, "should be a multiple of"),
+        ((q, kv, kv, out), {"kv_heads": 1}, "should be numKeyValueHeads(1)"),
+        ((q, kv, t((1, 2, 5, 8)), out), {}, "the shapes of key and value should be the same"),
+        ((q, kv, kv, out), {"sparse": 5}, "sparse_mode 5 is not supported yet"),
+        ((q, kv, kv, out), {"sparse": 9}, "out of range"),
+        ((q, kv, kv, out), {"pse": t((1, 2, 3, 6))}, "pseShift shape [1, 2, 3, 6]"),
+        ((q, kv, kv, out), {"mask": t((4, 6), D.DT_BOOL), "sparse": 2}, "attenMask shape [4, 6] is not supported"),
+        ((q, kv, kv, out), {"seq_kv": [7]}, "actualSeqLengthsKv [7] should be in [0, 6]"),
+        ((q, kv, kv, out), {"lse_flag": True, "lse": t((1, 2, 4), D.DT_FLOAT)}, "softmaxLse shape [1, 2, 4]"),
+    ]
+    for args, kwargs, text in cases:
+        assert_rejected(fia(*args, **kwargs), TILING, text)
