@@ -17,7 +17,17 @@ import numpy as np
 F32 = np.dtype(np.float32)
 LAYOUTS = ("BSH", "SBH", "BNSD", "BSND")
 LAYOUT_CODES = {name: code for code, name in enumerate(LAYOUTS)}
-S1_TILE = 128  # query rows one block takes at a time (the kernels' basic S1 block)
+S1_TILE = 128  # the kernels' basic S1 block: what the unified-buffer check counts
+SCORES_PER_UNIT = 4 * 1024 * 1024  # scores one vectorised step holds (bounds host memory, not the result)
+
+
+def rows_per_unit(s1: int, s2: int) -> int:
+    """Query rows one work unit takes: a whole head when its scores fit SCORES_PER_UNIT, else a multiple
+    of S1_TILE. The result does not depend on it (every row sees all of its keys at once); fewer, larger
+    numpy steps are what make the kernel fast."""
+    if s1 * max(s2, 1) <= SCORES_PER_UNIT:
+        return max(s1, 1)
+    return max(SCORES_PER_UNIT // max(s2, 1) // S1_TILE, 1) * S1_TILE
 
 
 def as_bnsd(buf: np.ndarray, dtype: np.dtype, layout: int, b: int, n: int, s: int, d: int) -> np.ndarray:

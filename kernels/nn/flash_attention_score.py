@@ -30,7 +30,7 @@ import numpy as np
 
 from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
-from emulator.engine.tiling import KernelSignature, ceil_div
+from emulator.engine.tiling import KernelSignature, align_up, ceil_div
 from emulator.errors import AclnnError
 from emulator.kernels.math.cast import NAMES
 from emulator.kernels.math.sort import l0_failure_is_nullptr
@@ -40,6 +40,7 @@ from emulator.kernels.nn.attention_common import (
     as_bnsd,
     attend,
     layout_shape,
+    rows_per_unit,
     sparse_mask,
     unpack_bits,
 )
@@ -174,20 +175,20 @@ def fa_tiling(ctx: TilingContext) -> TilingResult:
             int(pre) + int(nxt) >= 0,
             f"PreTokens[{int(pre)}] and nextTokens[{int(nxt)}] config error, there is no valid data block.",
         )
-    tiles = ceil_div(s1, S1_TILE)
-    units = b * int(n1) * tiles
+    tile = rows_per_unit(s1, s2)
+    units = b * int(n1) * ceil_div(s1, tile)
     cores = max(ctx.platform.core_num, 1)
     per_block = max(ceil_div(units, cores), 1)
     data = FlashAttentionScoreTilingData(
         b=b, n1=int(n1), n2=n2, s1=s1, s2=s2, d=d, dv=dv, layout=LAYOUT_CODES[name], sparseMode=int(sparse),
         preTokens=int(pre), nextTokens=int(nxt), scaleValue=float(scale), keepProb=float(keep_prob),
-        hasPse=int(has_pse), hasMask=int(has_mask), hasDrop=int(has_drop), s1Tile=S1_TILE, totalUnits=units,
+        hasPse=int(has_pse), hasMask=int(has_mask), hasDrop=int(has_drop), s1Tile=tile, totalUnits=units,
         unitsPerBlock=per_block,
     )  # fmt: skip
     data.pseDims[:] = pse_dims
     data.maskDims[:] = mask_dims
     ub = S1_TILE * min(max(s2, 1), S2_TILE) * 4 * 2  # one score tile and its probabilities (S2 walked in tiles)
-    workspace = SYSTEM_WORKSPACE + units * S1_TILE * max(dv, 1) * 4  # the real kernel's partial results
+    workspace = SYSTEM_WORKSPACE + b * int(n1) * align_up(s1, S1_TILE) * max(dv, 1) * 4  # partial results
     return TilingResult(tiling_key=int(sparse), block_dim=max(ceil_div(units, per_block), 1), data=data,
                         workspace_sizes=(workspace,), ub_bytes_per_block=ub)  # fmt: skip
 

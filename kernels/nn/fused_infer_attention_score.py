@@ -35,10 +35,10 @@ import numpy as np
 
 from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
-from emulator.engine.tiling import KernelSignature, ceil_div
+from emulator.engine.tiling import KernelSignature, align_up, ceil_div
 from emulator.kernels.math.cast import NAMES
 from emulator.kernels.math.rms_norm import AclnnInferShapeError, AclnnTilingError
-from emulator.kernels.nn.attention_common import LAYOUT_CODES, S1_TILE, as_bnsd, attend, sparse_mask
+from emulator.kernels.nn.attention_common import LAYOUT_CODES, S1_TILE, as_bnsd, attend, rows_per_unit, sparse_mask
 from emulator.meta.dtypes import DataType, dtype_name
 from emulator.meta.objects import aclIntArray, aclTensor, aclTensorList
 from emulator.opdev import (
@@ -100,6 +100,7 @@ class FiaTilingData(ctypes.Structure):
         ("seqLens", ctypes.c_int64),  # how many actualSeqLengths values (0: none)
         ("seqLensKv", ctypes.c_int64),
         ("lseFlag", ctypes.c_int64),
+        ("s1Tile", ctypes.c_int64),
         ("totalUnits", ctypes.c_int64),
         ("unitsPerBlock", ctypes.c_int64),
     ]
@@ -153,18 +154,20 @@ def fia_tiling(ctx: TilingContext) -> TilingResult:
     assert seq is not None and seq_kv is not None
     n1, scale, pre, nxt, layout, n2, sparse = ctx.attrs[:7]
     lay = read_layout(str(layout), q.view_shape, k.view_shape, v.view_shape, int(n1), int(n2) or int(n1))
-    units = lay.b * lay.n1 * ceil_div(lay.s1, S1_TILE)
+    tile = rows_per_unit(lay.s1, lay.s2)
+    units = lay.b * lay.n1 * ceil_div(lay.s1, tile)
     per_block = max(ceil_div(units, max(ctx.platform.core_num, 1)), 1)
     data = FiaTilingData(
         b=lay.b, n1=lay.n1, n2=lay.n2, s1=lay.s1, s2=lay.s2, d=lay.d, dv=lay.dv, layout=LAYOUT_CODES[lay.name],
         outLayout=LAYOUT_CODES[lay.out], sparseMode=int(sparse), preTokens=int(pre), nextTokens=int(nxt),
         scaleValue=float(scale), hasPse=int(pse.numel > 0), hasMask=int(mask.numel > 0), seqLens=seq.numel,
-        seqLensKv=seq_kv.numel, lseFlag=int(bool(ctx.attrs[-1])), totalUnits=units, unitsPerBlock=per_block,
+        seqLensKv=seq_kv.numel, lseFlag=int(bool(ctx.attrs[-1])), s1Tile=tile, totalUnits=units,
+        unitsPerBlock=per_block,
     )  # fmt: skip
     data.pseDims[:] = tuple(pse.view_shape) if pse.numel else (0, 0, 0, 0)
     data.maskDims[:] = mask_dims(tuple(mask.view_shape), lay.s1) if mask.numel else (0, 0, 0, 0)
     ub = S1_TILE * min(max(lay.s2, 1), S2_TILE) * 4 * 2
-    workspace = SYSTEM_WORKSPACE + units * S1_TILE * max(lay.dv, 1) * 4
+    workspace = SYSTEM_WORKSPACE + lay.b * lay.n1 * align_up(lay.s1, S1_TILE) * max(lay.dv, 1) * 4
     return TilingResult(tiling_key=int(sparse), block_dim=max(ceil_div(units, per_block), 1), data=data,
                         workspace_sizes=(workspace,), ub_bytes_per_block=ub)  # fmt: skip
 
@@ -209,11 +212,12 @@ def fia_kernel(ctx: BlockContext[FiaAttrs], query: np.ndarray, key: np.ndarray, 
     m4 = mask.view(attrs.mask_dtype)[: int(np.prod(data.maskDims))].reshape(tuple(data.maskDims))
     seq_values, kv_values = seq.view(np.int64), seq_kv.view(np.int64)
     incremental = s1 == 1
-    group, tiles = n1 // n2, ceil_div(s1, S1_TILE)
+    tile = int(data.s1Tile)
+    group, tiles = n1 // n2, ceil_div(s1, tile)
     for unit in range(lo, hi):
         bn, t = divmod(unit, tiles)
         bi, ni = divmod(bn, n1)
-        r_lo, r_hi = t * S1_TILE, min(t * S1_TILE + S1_TILE, s1)
+        r_lo, r_hi = t * tile, min(t * tile + tile, s1)
         rows = np.arange(r_lo, r_hi)
         q_len = s1 if incremental else min(_per_batch(seq_values, int(data.seqLens), bi, s1), s1)
         kv_len = min(_per_batch(kv_values, int(data.seqLensKv), bi, s2), s2)
@@ -299,8 +303,8 @@ def _check_tiling(q: aclTensor, k: aclTensor, v: aclTensor, pse: aclTensor | Non
                   seq: aclIntArray | None, seq_kv: aclIntArray | None, lay: Layout, num_kv: int, sparse: int,
                   lse_flag: bool, lse: aclTensor | None) -> None:  # fmt: skip
     """What the tiling refuses (561002), for the float16 / bfloat16 path the emulator computes."""
-    _refuse(q.dtype in EMULATED and k.dtype == q.dtype, f"query {dtype_name(q.dtype)} with key {dtype_name(k.dtype)} (the int8 / "
-            "int4 quantised paths) is not emulated.")  # fmt: skip
+    _refuse(q.dtype in EMULATED and k.dtype == q.dtype, f"query {dtype_name(q.dtype)} with key "
+            f"{dtype_name(k.dtype)} (the int8 / int4 quantised paths) is not emulated.")  # fmt: skip
     _refuse(tuple(k.view_shape) == tuple(v.view_shape) or (lay.dv != lay.d and tuple(k.view_shape)[:-1] ==
             tuple(v.view_shape)[:-1]), "the shapes of key and value should be the same.")  # fmt: skip
     kv_heads = num_kv or lay.n1
@@ -308,9 +312,7 @@ def _check_tiling(q: aclTensor, k: aclTensor, v: aclTensor, pse: aclTensor | Non
     _refuse(lay.n1 // kv_heads <= GROUP_MAX, f"numHeads / numKeyValueHeads = {lay.n1 // kv_heads} should not be more "
             f"than {GROUP_MAX}.")  # fmt: skip
     _refuse(lay.n2 == kv_heads, f"the head number of key / value ({lay.n2}) should be numKeyValueHeads({kv_heads}).")
-    _refuse(
-        tuple(k.view_shape)[0] == lay.b, f"the batch of key ({tuple(k.view_shape)[0]}) should be query's ({lay.b})."
-    )
+    _refuse(int(k.view_shape[0]) == lay.b, f"the batch of key ({int(k.view_shape[0])}) should be query's ({lay.b}).")
     _refuse(0 < lay.d <= HEAD_DIM_MAX, f"the head dim D ({lay.d}) should be in (0, {HEAD_DIM_MAX}].")
     _refuse(0 <= sparse <= 8, f"sparse_mode {sparse} is out of range [0, 8].")
     _refuse(sparse not in SPARSE_NOT_SUPPORTED or lay.s1 == 1, f"sparse_mode {sparse} is not supported yet.")
