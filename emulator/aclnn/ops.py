@@ -300,6 +300,8 @@ aclnnRotaryPositionEmbeddingGetWorkspaceSize: Phase1 = phase1("aclnnRotaryPositi
 aclnnRotaryPositionEmbedding: Phase2 = phase2("aclnnRotaryPositionEmbedding")
 aclnnFlashAttentionScoreGetWorkspaceSize: Phase1 = phase1("aclnnFlashAttentionScore")
 aclnnFlashAttentionScore: Phase2 = phase2("aclnnFlashAttentionScore")
+aclnnFlashAttentionScoreV2GetWorkspaceSize: Phase1 = phase1("aclnnFlashAttentionScoreV2")
+aclnnFlashAttentionScoreV2: Phase2 = phase2("aclnnFlashAttentionScoreV2")
 aclnnFusedInferAttentionScoreV2GetWorkspaceSize: Phase1 = phase1("aclnnFusedInferAttentionScoreV2")
 aclnnFusedInferAttentionScoreV2: Phase2 = phase2("aclnnFusedInferAttentionScoreV2")
 
@@ -598,6 +600,8 @@ __all__ = [
     "aclnnRotaryPositionEmbedding",
     "aclnnFlashAttentionScoreGetWorkspaceSize",
     "aclnnFlashAttentionScore",
+    "aclnnFlashAttentionScoreV2GetWorkspaceSize",
+    "aclnnFlashAttentionScoreV2",
     "aclnnFusedInferAttentionScoreV2GetWorkspaceSize",
     "aclnnFusedInferAttentionScoreV2",
 ]

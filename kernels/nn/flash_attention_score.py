@@ -74,6 +74,7 @@ STAT_LANES = 8
 COMPRESSED = (2, 3, 4)  # sparse modes whose mask is the optimised 2048 x 2048 lower triangle
 PREFIX_MODES = (5, 6)
 SYSTEM_WORKSPACE = 16 * 1024 * 1024
+PSE_MUL_ADD, PSE_ADD_MUL = 0, 1
 S2_TILE = 128
 
 
@@ -93,6 +94,7 @@ class FlashAttentionScoreTilingData(ctypes.Structure):
         ("scaleValue", ctypes.c_float),
         ("keepProb", ctypes.c_float),
         ("hasPse", ctypes.c_int64),
+        ("pseType", ctypes.c_int64),  # 1: scale * (q·kᵀ + pse); 0: scale * q·kᵀ + pse
         ("hasMask", ctypes.c_int64),
         ("hasDrop", ctypes.c_int64),
         ("pseDims", ctypes.c_int64 * 4),
@@ -133,12 +135,14 @@ def fa_tiling(ctx: TilingContext) -> TilingResult:
     q, k, v, pse, drop, _pad, mask, prefix = ctx.inputs
     assert q is not None and k is not None and v is not None and pse is not None and drop is not None
     assert mask is not None and prefix is not None
-    scale, keep_prob, pre, nxt, n1, layout, _precise, sparse = ctx.attrs[:8]
+    scale, keep_prob, pre, nxt, n1, layout, _precise, sparse, pse_type = ctx.attrs[:9]
     name = str(layout)
     b, n2, s1, s2, d, dv = _axes(name, q.view_shape, k.view_shape, v.view_shape, int(n1))
     has_pse, has_mask, has_drop = pse.numel > 0, mask.numel > 0, drop.numel > 0
     _refuse(0 < float(keep_prob) <= 1, "keepProb value must be in range of (0, 1].")
     _refuse(0 <= int(sparse) <= 6, f"Not support sparse mode of {int(sparse)}.")
+    _refuse(0 <= int(pse_type) <= 3, "pseType value is out of range")
+    _refuse(int(pse_type) in (PSE_MUL_ADD, PSE_ADD_MUL), f"pseType {int(pse_type)} (the inner ALiBi pse) is not emulated.")
     _refuse(n2 > 0 and int(n1) % n2 == 0, f"n1Size [{int(n1)}] should be a multiple of n2Size [{n2}].")
     pse_dims = _dims4(pse.view_shape) if has_pse else (0, 0, 0, 0)
     if has_pse:
@@ -182,7 +186,7 @@ def fa_tiling(ctx: TilingContext) -> TilingResult:
     data = FlashAttentionScoreTilingData(
         b=b, n1=int(n1), n2=n2, s1=s1, s2=s2, d=d, dv=dv, layout=LAYOUT_CODES[name], sparseMode=int(sparse),
         preTokens=int(pre), nextTokens=int(nxt), scaleValue=float(scale), keepProb=float(keep_prob),
-        hasPse=int(has_pse), hasMask=int(has_mask), hasDrop=int(has_drop), s1Tile=tile, totalUnits=units,
+        hasPse=int(has_pse), pseType=int(pse_type), hasMask=int(has_mask), hasDrop=int(has_drop), s1Tile=tile, totalUnits=units,
         unitsPerBlock=per_block,
     )  # fmt: skip
     data.pseDims[:] = pse_dims
@@ -255,7 +259,7 @@ def fa_kernel(ctx: BlockContext[FlashAttentionAttrs], query: np.ndarray, key: np
             start = ((bi * n1 + ni) * s1 + r_lo) * s2
             keep = unpack_bits(drop.view(np.uint8), start, r_hi - r_lo, s2)
         result = attend(q4[bi, ni, r_lo:r_hi], k4[bi, ni // group], v4[bi, ni // group], float(data.scaleValue),
-                        bias=bias, masked=visible_mask(data, m4, prefix_values, bi, ni, rows), keep=keep,
+                        bias=bias, bias_before_scale=data.pseType == PSE_ADD_MUL, masked=visible_mask(data, m4, prefix_values, bi, ni, rows), keep=keep,
                         keep_prob=float(data.keepProb))  # fmt: skip
         o4[bi, ni, r_lo:r_hi] = result.out.astype(dt)
         mx[bi, ni, r_lo:r_hi] = result.row_max[:, None]
@@ -263,7 +267,8 @@ def fa_kernel(ctx: BlockContext[FlashAttentionAttrs], query: np.ndarray, key: np
 
 
 FA_ATTRS = (("scale_value", "float"), ("keep_prob", "float"), ("pre_tockens", "int"), ("next_tockens", "int"),
-            ("head_num", "int"), ("input_layout", "str"), ("inner_precise", "int"), ("sparse_mode", "int"))  # fmt: skip
+            ("head_num", "int"), ("input_layout", "str"), ("inner_precise", "int"), ("sparse_mode", "int"),
+            ("pse_type", "int"))  # fmt: skip
 FLASH_ATTENTION_SCORE = OpImpl(
     "FlashAttentionScore", fa_kernel, fa_tiling, attrs=FA_ATTRS, attr_names=tuple(name for name, _ in FA_ATTRS),
     bins=tuple(BinSpec((NAMES[q],) * 4 + ("uint8", NAMES[q], NAMES[m], "int64"), ("float", "float", NAMES[q], NAMES[q]))
@@ -275,10 +280,17 @@ FLASH_ATTENTION_SCORE = OpImpl(
 )  # fmt: skip
 
 
-def _check_dtypes(api: str, query: aclTensor, key: aclTensor, value: aclTensor, pse: aclTensor | None) -> None:
+def _check_dtypes(api: str, query: aclTensor, key: aclTensor, value: aclTensor, pse: aclTensor | None,
+                  pse_type: int) -> None:  # fmt: skip
     q, k, v = query.dtype, key.dtype, value.dtype
     check_param(q == k == v, api, f"The data type of query[{dtype_name(q)}], key[{dtype_name(k)}], "
                 f"value[{dtype_name(v)}] are not equal.")  # fmt: skip
+    if pse_type in (2, 3):  # the inner ALiBi pse: realShift holds its float32 slopes
+        check_param(pse is not None, api, "When pseType is 2 or 3, pseShape cannot be null.")
+        assert pse is not None
+        check_param(pse.dtype == D.DT_FLOAT, api, f"The data type {dtype_name(pse.dtype)} of pse is not invalid in "
+                    "pse type 2 or 3 mode, It must be float32")  # fmt: skip
+        return
     if pse is not None:
         check_param(pse.dtype == q, api, f"The data type {dtype_name(pse.dtype)} of pse is not equal to the data type "
                     f"{dtype_name(q)} of query, key and value.")  # fmt: skip
@@ -336,39 +348,79 @@ def aclnnFlashAttentionScoreGetWorkspaceSize(
     int64_t innerPrecise, int64_t sparseMode, const aclTensor *softmaxMaxOut, const aclTensor *softmaxSumOut,
     const aclTensor *softmaxOutOut, const aclTensor *attentionOutOut, uint64_t *workspaceSize,
     aclOpExecutor **executor)"""
-    api = "aclnnFlashAttentionScore"
-    check_not_null(api, query=query, key=key, value=value, inputLayout=inputLayout, softmaxMaxOut=softmaxMaxOut,
-                   softmaxSumOut=softmaxSumOut, attentionOutOut=attentionOutOut)  # fmt: skip
-    assert query is not None and key is not None and value is not None and inputLayout is not None
-    assert softmaxMaxOut is not None and softmaxSumOut is not None and attentionOutOut is not None
+    return flash_attention("aclnnFlashAttentionScore", query, key, value, realShiftOptional, dropMaskOptional,
+                           paddingMaskOptional, attenMaskOptional, prefixOptional, scaleValue, keepProb, preTokens,
+                           nextTokens, headNum, inputLayout, innerPrecise, sparseMode, PSE_ADD_MUL, softmaxMaxOut,
+                           softmaxSumOut, attentionOutOut)  # fmt: skip
+
+
+@l2_api
+def aclnnFlashAttentionScoreV2GetWorkspaceSize(
+    query: aclTensor | None, key: aclTensor | None, value: aclTensor | None, realShiftOptional: aclTensor | None,
+    dropMaskOptional: aclTensor | None, paddingMaskOptional: aclTensor | None, attenMaskOptional: aclTensor | None,
+    prefixOptional: aclIntArray | None, qStartIdxOptional: aclIntArray | None, kvStartIdxOptional: aclIntArray | None,
+    scaleValue: float, keepProb: float, preTokens: int, nextTokens: int, headNum: int, inputLayout: str | None,
+    innerPrecise: int, sparseMode: int, pseType: int, softmaxMaxOut: aclTensor | None,
+    softmaxSumOut: aclTensor | None, softmaxOutOut: aclTensor | None, attentionOutOut: aclTensor | None,
+) -> tuple[int, aclOpExecutor | None, int]:
+    """aclnnStatus aclnnFlashAttentionScoreV2GetWorkspaceSize(const aclTensor *query, const aclTensor *key,
+    const aclTensor *value, const aclTensor *realShiftOptional, const aclTensor *dropMaskOptional,
+    const aclTensor *paddingMaskOptional, const aclTensor *attenMaskOptional, const aclIntArray *prefixOptional,
+    const aclIntArray *qStartIdxOptional, const aclIntArray *kvStartIdxOptional, double scaleValue,
+    double keepProb, int64_t preTokens, int64_t nextTokens, int64_t headNum, char *inputLayout,
+    int64_t innerPrecise, int64_t sparseMode, int64_t pseType, const aclTensor *softmaxMaxOut,
+    const aclTensor *softmaxSumOut, const aclTensor *softmaxOutOut, const aclTensor *attentionOutOut,
+    uint64_t *workspaceSize, aclOpExecutor **executor)
+
+    FlashAttentionScore with the pse order chosen by pseType: 1 as V1 (add, then scale), 0 scale then
+    add; 2 and 3 (an ALiBi pse the kernel generates, positioned by qStartIdx / kvStartIdx) are not
+    emulated and fail the launch. A pseType 2 / 3 without a float32 realShift is 161002, as the L2 checks.
+    """
+    return flash_attention("aclnnFlashAttentionScoreV2", query, key, value, realShiftOptional, dropMaskOptional,
+                           paddingMaskOptional, attenMaskOptional, prefixOptional, scaleValue, keepProb, preTokens,
+                           nextTokens, headNum, inputLayout, innerPrecise, sparseMode, pseType, softmaxMaxOut,
+                           softmaxSumOut, attentionOutOut)  # fmt: skip
+
+
+def flash_attention(api: str, query: aclTensor | None, key: aclTensor | None, value: aclTensor | None,
+                    pse_in: aclTensor | None, drop_in: aclTensor | None, padding_in: aclTensor | None,
+                    mask_in: aclTensor | None, prefix_in: aclIntArray | None, scale: float, keep_prob: float, pre: int,
+                    nxt: int, heads: int, layout: str | None, precise: int, sparse: int, pse_type: int,
+                    max_out: aclTensor | None, sum_out: aclTensor | None,
+                    out_tensor: aclTensor | None) -> tuple[int, aclOpExecutor | None, int]:  # fmt: skip
+    """The body both versions share (the real V1 and V2 are the same code but for pseType)."""
+    check_not_null(api, query=query, key=key, value=value, inputLayout=layout, softmaxMaxOut=max_out,
+                   softmaxSumOut=sum_out, attentionOutOut=out_tensor)  # fmt: skip
+    assert query is not None and key is not None and value is not None and layout is not None
+    assert max_out is not None and sum_out is not None and out_tensor is not None
     with create_executor() as unique:
         executor = unique.get()
-        if softmaxMaxOut.numel == 0 and softmaxSumOut.numel == 0 and attentionOutOut.numel == 0:
+        if max_out.numel == 0 and sum_out.numel == 0 and out_tensor.numel == 0:
             return unique.release(0)
-        _check_dtypes(api, query, key, value, realShiftOptional)
-        b, _n2, s1, _s2, _d, dv = analysis_axes(api, query, key, value, inputLayout, int(headNum))
+        _check_dtypes(api, query, key, value, pse_in, int(pse_type))
+        b, _n2, s1, _s2, _d, dv = analysis_axes(api, query, key, value, layout, int(heads))
         with l0_failure_is_nullptr(api):
             q, k, v = contiguous(query, executor), contiguous(key, executor), contiguous(value, executor)
-            pse = placeholder(realShiftOptional, query.dtype, executor)
-            drop = placeholder(dropMaskOptional, D.DT_UINT8, executor)
-            pad = placeholder(paddingMaskOptional, query.dtype, executor)
-            mask = placeholder(attenMaskOptional, D.DT_BOOL, executor)
-            prefix = (convert_to_tensor(list(prefixOptional.values), D.DT_INT64, executor)
-                      if prefixOptional is not None else executor.alloc_tensor((0,), D.DT_INT64))  # fmt: skip
-            stats = (b, int(headNum), s1, STAT_LANES)
+            pse = placeholder(pse_in, query.dtype, executor)
+            drop = placeholder(drop_in, D.DT_UINT8, executor)
+            pad = placeholder(padding_in, query.dtype, executor)
+            mask = placeholder(mask_in, D.DT_BOOL, executor)
+            prefix = (convert_to_tensor(list(prefix_in.values), D.DT_INT64, executor)
+                      if prefix_in is not None else executor.alloc_tensor((0,), D.DT_INT64))  # fmt: skip
+            stats = (b, int(heads), s1, STAT_LANES)
             softmax_max = executor.alloc_tensor(stats, D.DT_FLOAT)
             softmax_sum = executor.alloc_tensor(stats, D.DT_FLOAT)
             softmax_out = executor.alloc_tensor((0,), query.dtype)
-            out = executor.alloc_tensor(layout_shape(inputLayout, b, int(headNum), s1, dv), query.dtype)
+            out = executor.alloc_tensor(layout_shape(layout, b, int(heads), s1, dv), query.dtype)
             add_to_launcher_list_aicore(  # the real L0 does not look at the launch status
                 executor, FLASH_ATTENTION_SCORE, OP_INPUT(q, k, v, pse, drop, pad, mask, prefix),
                 OP_OUTPUT(softmax_max, softmax_sum, softmax_out, out),
-                OP_ATTR(Float32(float(scaleValue)), Float32(float(keepProb)), Int64(preTokens), Int64(nextTokens),
-                        Int64(headNum), Str(inputLayout), Int64(innerPrecise), Int64(sparseMode)),
+                OP_ATTR(Float32(float(scale)), Float32(float(keep_prob)), Int64(pre), Int64(nxt), Int64(heads),
+                        Str(layout), Int64(precise), Int64(sparse), Int64(pse_type)),
             )  # fmt: skip
-            view_copy(softmax_max, softmaxMaxOut, executor)
-            view_copy(softmax_sum, softmaxSumOut, executor)
-            view_copy(out, attentionOutOut, executor)
+            view_copy(softmax_max, max_out, executor)
+            view_copy(softmax_sum, sum_out, executor)
+            view_copy(out, out_tensor, executor)
         return unique.release(executor.get_workspace_size())
 
 
