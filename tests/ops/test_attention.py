@@ -175,7 +175,7 @@ def attention64(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float, maske
     scores = scores * scale
     if masked is not None:
         scores = np.where(np.broadcast_to(masked, scores.shape), -np.inf, scores)
-    row_max = scores.max(-1)
+    row_max = scores.max(-1, initial=-np.inf)
     dead = ~np.isfinite(row_max)
     p = np.exp(scores - np.where(dead, 0, row_max)[..., None])
     row_sum = p.sum(-1)
