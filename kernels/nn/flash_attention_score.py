@@ -33,6 +33,7 @@ from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature, align_up, ceil_div
 from emulator.errors import AclnnError
 from emulator.kernels.math.cast import NAMES
+from emulator.kernels.math.reduce_common import int_array_values
 from emulator.kernels.math.sort import l0_failure_is_nullptr
 from emulator.kernels.nn.attention_common import (
     LAYOUT_CODES,
@@ -142,7 +143,9 @@ def fa_tiling(ctx: TilingContext) -> TilingResult:
     _refuse(0 < float(keep_prob) <= 1, "keepProb value must be in range of (0, 1].")
     _refuse(0 <= int(sparse) <= 6, f"Not support sparse mode of {int(sparse)}.")
     _refuse(0 <= int(pse_type) <= 3, "pseType value is out of range")
-    _refuse(int(pse_type) in (PSE_MUL_ADD, PSE_ADD_MUL), f"pseType {int(pse_type)} (the inner ALiBi pse) is not emulated.")
+    _refuse(
+        int(pse_type) in (PSE_MUL_ADD, PSE_ADD_MUL), f"pseType {int(pse_type)} (the inner ALiBi pse) is not emulated."
+    )
     _refuse(n2 > 0 and int(n1) % n2 == 0, f"n1Size [{int(n1)}] should be a multiple of n2Size [{n2}].")
     pse_dims = _dims4(pse.view_shape) if has_pse else (0, 0, 0, 0)
     if has_pse:
@@ -186,8 +189,8 @@ def fa_tiling(ctx: TilingContext) -> TilingResult:
     data = FlashAttentionScoreTilingData(
         b=b, n1=int(n1), n2=n2, s1=s1, s2=s2, d=d, dv=dv, layout=LAYOUT_CODES[name], sparseMode=int(sparse),
         preTokens=int(pre), nextTokens=int(nxt), scaleValue=float(scale), keepProb=float(keep_prob),
-        hasPse=int(has_pse), pseType=int(pse_type), hasMask=int(has_mask), hasDrop=int(has_drop), s1Tile=tile, totalUnits=units,
-        unitsPerBlock=per_block,
+        hasPse=int(has_pse), pseType=int(pse_type), hasMask=int(has_mask), hasDrop=int(has_drop),
+        s1Tile=tile, totalUnits=units, unitsPerBlock=per_block,
     )  # fmt: skip
     data.pseDims[:] = pse_dims
     data.maskDims[:] = mask_dims
@@ -258,8 +261,9 @@ def fa_kernel(ctx: BlockContext[FlashAttentionAttrs], query: np.ndarray, key: np
         if drop_on:
             start = ((bi * n1 + ni) * s1 + r_lo) * s2
             keep = unpack_bits(drop.view(np.uint8), start, r_hi - r_lo, s2)
+        masked = visible_mask(data, m4, prefix_values, bi, ni, rows)
         result = attend(q4[bi, ni, r_lo:r_hi], k4[bi, ni // group], v4[bi, ni // group], float(data.scaleValue),
-                        bias=bias, bias_before_scale=data.pseType == PSE_ADD_MUL, masked=visible_mask(data, m4, prefix_values, bi, ni, rows), keep=keep,
+                        bias=bias, bias_before_scale=data.pseType == PSE_ADD_MUL, masked=masked, keep=keep,
                         keep_prob=float(data.keepProb))  # fmt: skip
         o4[bi, ni, r_lo:r_hi] = result.out.astype(dt)
         mx[bi, ni, r_lo:r_hi] = result.row_max[:, None]
@@ -356,12 +360,29 @@ def aclnnFlashAttentionScoreGetWorkspaceSize(
 
 @l2_api
 def aclnnFlashAttentionScoreV2GetWorkspaceSize(
-    query: aclTensor | None, key: aclTensor | None, value: aclTensor | None, realShiftOptional: aclTensor | None,
-    dropMaskOptional: aclTensor | None, paddingMaskOptional: aclTensor | None, attenMaskOptional: aclTensor | None,
-    prefixOptional: aclIntArray | None, qStartIdxOptional: aclIntArray | None, kvStartIdxOptional: aclIntArray | None,
-    scaleValue: float, keepProb: float, preTokens: int, nextTokens: int, headNum: int, inputLayout: str | None,
-    innerPrecise: int, sparseMode: int, pseType: int, softmaxMaxOut: aclTensor | None,
-    softmaxSumOut: aclTensor | None, softmaxOutOut: aclTensor | None, attentionOutOut: aclTensor | None,
+    query: aclTensor | None,
+    key: aclTensor | None,
+    value: aclTensor | None,
+    realShiftOptional: aclTensor | None,
+    dropMaskOptional: aclTensor | None,
+    paddingMaskOptional: aclTensor | None,
+    attenMaskOptional: aclTensor | None,
+    prefixOptional: aclIntArray | None,
+    qStartIdxOptional: aclIntArray | None,
+    kvStartIdxOptional: aclIntArray | None,
+    scaleValue: float,
+    keepProb: float,
+    preTokens: int,
+    nextTokens: int,
+    headNum: int,
+    inputLayout: str | None,
+    innerPrecise: int,
+    sparseMode: int,
+    pseType: int,
+    softmaxMaxOut: aclTensor | None,
+    softmaxSumOut: aclTensor | None,
+    softmaxOutOut: aclTensor | None,
+    attentionOutOut: aclTensor | None,
 ) -> tuple[int, aclOpExecutor | None, int]:
     """aclnnStatus aclnnFlashAttentionScoreV2GetWorkspaceSize(const aclTensor *query, const aclTensor *key,
     const aclTensor *value, const aclTensor *realShiftOptional, const aclTensor *dropMaskOptional,
@@ -405,7 +426,7 @@ def flash_attention(api: str, query: aclTensor | None, key: aclTensor | None, va
             drop = placeholder(drop_in, D.DT_UINT8, executor)
             pad = placeholder(padding_in, query.dtype, executor)
             mask = placeholder(mask_in, D.DT_BOOL, executor)
-            prefix = (convert_to_tensor(list(prefix_in.values), D.DT_INT64, executor)
+            prefix = (convert_to_tensor(int_array_values(prefix_in), D.DT_INT64, executor)
                       if prefix_in is not None else executor.alloc_tensor((0,), D.DT_INT64))  # fmt: skip
             stats = (b, int(heads), s1, STAT_LANES)
             softmax_max = executor.alloc_tensor(stats, D.DT_FLOAT)

@@ -37,6 +37,7 @@ from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature, align_up, ceil_div
 from emulator.kernels.math.cast import NAMES
+from emulator.kernels.math.reduce_common import int_array_values
 from emulator.kernels.math.rms_norm import AclnnInferShapeError, AclnnTilingError
 from emulator.kernels.nn.attention_common import LAYOUT_CODES, S1_TILE, as_bnsd, attend, rows_per_unit, sparse_mask
 from emulator.meta.dtypes import DataType, dtype_name
@@ -335,7 +336,7 @@ def _check_tiling(q: aclTensor, k: aclTensor, v: aclTensor, pse: aclTensor | Non
     for name, array, limit in (("actualSeqLengths", seq, lay.s1), ("actualSeqLengthsKv", seq_kv, lay.s2)):
         if array is None or (name == "actualSeqLengths" and lay.s1 == 1):
             continue
-        values = [int(x) for x in array.values]
+        values = int_array_values(array)
         _refuse(len(values) == 1 or len(values) >= lay.b, f"{name} should hold 1 or at least B ({lay.b}) values, "
                 f"but holds {len(values)}.")  # fmt: skip
         _refuse(all(0 <= x <= limit for x in values[: lay.b]), f"{name} {values} should be in [0, {limit}].")
@@ -448,7 +449,7 @@ def aclnnFusedInferAttentionScoreV2GetWorkspaceSize(
         mask = contiguous(attenMaskOptional, executor) if attenMaskOptional is not None else None
         arrays = []
         for array in (actualSeqLengthsOptional, actualSeqLengthsKvOptional):
-            values = list(array.values) if array is not None else []
+            values = int_array_values(array) if array is not None else []
             arrays.append(convert_to_tensor(values, D.DT_INT64, executor) if values else
                           executor.alloc_tensor((0,), D.DT_INT64))  # fmt: skip
         out = executor.alloc_tensor(wanted, attentionOut.dtype)

@@ -548,9 +548,32 @@ def test_fa_v2_pse_type(stream: int) -> None:
     f = D.DT_FLOAT
     for pse_type in (0, 1):
         smax, ssum, out = (empty_out(s, f) for s in ((1, 2, 8, 8), (1, 2, 8, 8), (1, 2, 8, 8)))
-        run_op(A.aclnnFlashAttentionScoreV2GetWorkspaceSize, A.aclnnFlashAttentionScoreV2, stream,
-               *(to_device(x, f).handle for x in (q, k, v)), to_device(pse, f).handle, None, None, None, None, None,
-               None, 0.5, 1.0, 65536, 65536, 2, "BNSD", 0, 0, pse_type, smax.handle, ssum.handle, None, out.handle)
+        run_op(
+            A.aclnnFlashAttentionScoreV2GetWorkspaceSize,
+            A.aclnnFlashAttentionScoreV2,
+            stream,
+            *(to_device(x, f).handle for x in (q, k, v)),
+            to_device(pse, f).handle,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            0.5,
+            1.0,
+            65536,
+            65536,
+            2,
+            "BNSD",
+            0,
+            0,
+            pse_type,
+            smax.handle,
+            ssum.handle,
+            None,
+            out.handle,
+        )
         scores = q.astype(np.float64) @ k.transpose(0, 1, 3, 2)
         scores = (scores + pse) * 0.5 if pse_type == 1 else scores * 0.5 + pse
         p = np.exp(scores - scores.max(-1, keepdims=True))
@@ -558,5 +581,26 @@ def test_fa_v2_pse_type(stream: int) -> None:
     x = to_device(q, f).handle
     outs = [empty_out((1, 2, 8, 8), f).handle for _ in range(3)]
     api = A.aclnnFlashAttentionScoreV2GetWorkspaceSize
-    args = (None, None, None, None, None, None, None, 0.5, 1.0, 1, 1, 2, "BNSD", 0, 0, 2, outs[0], outs[1], None, outs[2])
+    args = (
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        0.5,
+        1.0,
+        1,
+        1,
+        2,
+        "BNSD",
+        0,
+        0,
+        2,
+        outs[0],
+        outs[1],
+        None,
+        outs[2],
+    )
     assert_rejected(api(x, x, x, *args), INVALID, "When pseType is 2 or 3, pseShape cannot be null.")
