@@ -15,8 +15,12 @@ refuses — keepProb outside (0, 1], a sparse mode outside 0..6, N1 not a multip
 neither 2-D nor 4-D or of the wrong size for its sparse mode, a pse of an unsupported shape, a
 drop mask too short, no prefix for sparse mode 5 / 6 — fails the launch at phase 2.
 
-Kernel: the (batch, head, 128-row query tile) units are split across the cores; each unit is one
-vectorised ``attend`` of its query rows against the head's (the GQA group's) keys and values. The
+aclnnFlashAttentionScoreV2 is the same body with pseType (0: the pse added after the scale; 1: before
+it, as V1; 2 / 3, the inner ALiBi pse, are checked by the L2 and refused at the launch as not emulated).
+
+Kernel: (batch, head, row chunk) units — a whole head when its scores fit ``SCORES_PER_UNIT`` — are
+split across the cores; each unit is one vectorised ``attend`` of its query rows against the head's
+(the GQA group's) keys and values. The
 statistics are written as the real kernel lays them out: [B, N1, S1, 8] float32, the row's value
 repeated in the 8 lanes.
 """
