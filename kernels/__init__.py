@@ -86,6 +86,8 @@ from emulator.kernels.nn import (
     batch_norm,
     batch_norm_kernels,
     elu,
+    flash_attention_score,
+    fused_infer_attention_score,
     gather_v2,
     geglu,
     gelu_v2,
@@ -100,6 +102,7 @@ from emulator.kernels.nn import (
     nonzero,
     norm,
     repeat_interleave,
+    rotary_position_embedding,
     softplus,
     swi_glu,
     threshold,
@@ -216,6 +219,10 @@ OP_MODULES = (
     repeat_interleave,
     index_copy,
     index_put_impl,
+    # attention and rotary embedding (issue 15)
+    rotary_position_embedding,
+    flash_attention_score,
+    fused_infer_attention_score,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

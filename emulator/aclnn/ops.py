@@ -326,6 +326,14 @@ aclnnInplaceIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnInplaceIndexCopy")
 aclnnInplaceIndexCopy: Phase2 = phase2("aclnnInplaceIndexCopy")
 aclnnIndexPutImplGetWorkspaceSize: Phase1 = phase1("aclnnIndexPutImpl")
 aclnnIndexPutImpl: Phase2 = phase2("aclnnIndexPutImpl")
+aclnnRotaryPositionEmbeddingGetWorkspaceSize: Phase1 = phase1("aclnnRotaryPositionEmbedding")
+aclnnRotaryPositionEmbedding: Phase2 = phase2("aclnnRotaryPositionEmbedding")
+aclnnFlashAttentionScoreGetWorkspaceSize: Phase1 = phase1("aclnnFlashAttentionScore")
+aclnnFlashAttentionScore: Phase2 = phase2("aclnnFlashAttentionScore")
+aclnnFlashAttentionScoreV2GetWorkspaceSize: Phase1 = phase1("aclnnFlashAttentionScoreV2")
+aclnnFlashAttentionScoreV2: Phase2 = phase2("aclnnFlashAttentionScoreV2")
+aclnnFusedInferAttentionScoreV2GetWorkspaceSize: Phase1 = phase1("aclnnFusedInferAttentionScoreV2")
+aclnnFusedInferAttentionScoreV2: Phase2 = phase2("aclnnFusedInferAttentionScoreV2")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -648,4 +656,12 @@ __all__ = [
     "aclnnInplaceIndexCopy",
     "aclnnIndexPutImplGetWorkspaceSize",
     "aclnnIndexPutImpl",
+    "aclnnRotaryPositionEmbeddingGetWorkspaceSize",
+    "aclnnRotaryPositionEmbedding",
+    "aclnnFlashAttentionScoreGetWorkspaceSize",
+    "aclnnFlashAttentionScore",
+    "aclnnFlashAttentionScoreV2GetWorkspaceSize",
+    "aclnnFlashAttentionScoreV2",
+    "aclnnFusedInferAttentionScoreV2GetWorkspaceSize",
+    "aclnnFusedInferAttentionScoreV2",
 ]

@@ -63,7 +63,8 @@ SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "S
                   "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu", "ClampTensor": "clamp",
                   "ClampMinTensor": "clamp", "ClampMaxTensor": "clamp",
                   "RepeatInterleaveInt": "repeat_interleave", "RepeatInterleaveIntWithDim": "repeat_interleave",
-                  "RepeatInterleaveWithDim": "repeat_interleave"}  # fmt: skip
+                  "RepeatInterleaveWithDim": "repeat_interleave",
+                  "FlashAttentionScoreV2": "flash_attention_score"}  # fmt: skip
 
 
 def header_of(api: str) -> str:

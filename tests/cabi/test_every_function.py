@@ -30,7 +30,7 @@ from emulator.sdk.build import Sdk
 from emulator.sdk.headers import KNOWN_HEADERS
 
 OWNERS = {"libascendcl.so": RUNTIME, "libnnopbase.so": META}
-OP_LIBRARIES = ("libopapi.so", "libopapi_math.so", "libopapi_nn.so")
+OP_LIBRARIES = ("libopapi.so", "libopapi_math.so", "libopapi_nn.so", "libopapi_transformer.so")
 # ops whose real null check returns another status: aclnnStack's CheckParams returns 561103 for it
 NULL_INPUT_STATUS = {  # ops whose real null check returns ACLNN_ERR_INNER_NULLPTR (561103) instead of 161001
     name: "561103"
