@@ -173,7 +173,8 @@ class ReduceOpTilingData(ctypes.Structure):
     def ub_bytes(self, itemsizes: Sequence[int]) -> int:
         """The least UB a kernel walking these tiles allocates: one input tile of ubFactorA x ubFactorR
         elements (no more than a core holds) of the smallest element size it handles, double buffered."""
-        tile = min(int(self.ubFactorA), int(self.factorACntPerCore)) * min(int(self.ubFactorR), int(self.factorRTotalCnt))
+        kept = min(int(self.ubFactorA), int(self.factorACntPerCore))
+        tile = kept * min(int(self.ubFactorR), int(self.factorRTotalCnt))
         return max(tile, 0) * min(itemsizes, default=1) * DOUBLE_BUFFER
 
 
