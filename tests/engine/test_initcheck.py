@@ -71,7 +71,6 @@ def test_add_of_never_written_input_is_reported_with_its_sites(npu: Any) -> None
     assert report.created.top.file.endswith("conftest.py")  # the Npu helper's aclrtMalloc
 
 
-
 def _reduce_rows(npu: Any, x: Any) -> int:
     dims = aclnn.aclCreateIntArray([1], 1)
     ws, executor, ret = aclnn.aclnnReduceSumGetWorkspaceSize(x, dims, False, aclnn.ACL_FLOAT, raw(npu.malloc(16), [4]))
@@ -101,6 +100,7 @@ def test_reductions_and_matmul_reading_never_written_rows_are_reported(
     upload(ptr + 8 * F32, np.arange(8))
     assert run(npu, raw(ptr, [4, 4])) == 0
     assert len(uninit_reports()) == 1
+
 
 def test_written_inputs_are_not_reported(npu: Any) -> None:
     """Inputs written by H2D copies and memsets, outputs never written: nothing to report."""

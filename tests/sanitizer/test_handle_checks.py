@@ -67,7 +67,6 @@ def test_a_destroyed_member_of_a_list_is_reported(emu: process.EmulatedProcess) 
     ]
 
 
-
 def test_a_destroyed_int_array_and_a_destroyed_list_are_reported(emu: process.EmulatedProcess) -> None:
     """An aclIntArray (ReduceSum's dims) and a whole aclTensorList (Cat's tensors) used after their destroy."""
     x, out = _tensor([4, 4]), _tensor([4])
@@ -84,6 +83,7 @@ def test_a_destroyed_int_array_and_a_destroyed_list_are_reported(emu: process.Em
     ]
     assert "(values [1])" in emu.diagnostics[0].message
     assert "(1 member(s))" in emu.diagnostics[1].message
+
 
 def test_a_tensor_of_another_emulated_process_is_foreign(emu: process.EmulatedProcess) -> None:
     x, out = _tensor([4]), _tensor([4])
