@@ -78,6 +78,7 @@ from emulator.kernels.math import (
     zero,
 )
 from emulator.kernels.nn import (
+    activation_backward,
     add_rms_norm,
     elu,
     gather_v2,
@@ -91,6 +92,7 @@ from emulator.kernels.nn import (
     log_softmax,
     nonzero,
     norm,
+    softmax_backward,
     softplus,
     swi_glu,
     threshold,
@@ -195,6 +197,9 @@ OP_MODULES = (
     # gated units (issue 14)
     swi_glu,
     geglu,
+    # backward ops (issue 15)
+    activation_backward,
+    softmax_backward,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -296,6 +296,20 @@ aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
 aclnnGeGlu: Phase2 = phase2("aclnnGeGlu")
 aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
 aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
+aclnnSigmoidBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSigmoidBackward")
+aclnnSigmoidBackward: Phase2 = phase2("aclnnSigmoidBackward")
+aclnnSiluBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSiluBackward")
+aclnnSiluBackward: Phase2 = phase2("aclnnSiluBackward")
+aclnnGeluBackwardGetWorkspaceSize: Phase1 = phase1("aclnnGeluBackward")
+aclnnGeluBackward: Phase2 = phase2("aclnnGeluBackward")
+aclnnHardswishBackwardGetWorkspaceSize: Phase1 = phase1("aclnnHardswishBackward")
+aclnnHardswishBackward: Phase2 = phase2("aclnnHardswishBackward")
+aclnnThresholdBackwardGetWorkspaceSize: Phase1 = phase1("aclnnThresholdBackward")
+aclnnThresholdBackward: Phase2 = phase2("aclnnThresholdBackward")
+aclnnSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxBackward")
+aclnnSoftmaxBackward: Phase2 = phase2("aclnnSoftmaxBackward")
+aclnnLogSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmaxBackward")
+aclnnLogSoftmaxBackward: Phase2 = phase2("aclnnLogSoftmaxBackward")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -588,4 +602,18 @@ __all__ = [
     "aclnnGeGlu",
     "aclnnGeGluV3GetWorkspaceSize",
     "aclnnGeGluV3",
+    "aclnnSigmoidBackwardGetWorkspaceSize",
+    "aclnnSigmoidBackward",
+    "aclnnSiluBackwardGetWorkspaceSize",
+    "aclnnSiluBackward",
+    "aclnnGeluBackwardGetWorkspaceSize",
+    "aclnnGeluBackward",
+    "aclnnHardswishBackwardGetWorkspaceSize",
+    "aclnnHardswishBackward",
+    "aclnnThresholdBackwardGetWorkspaceSize",
+    "aclnnThresholdBackward",
+    "aclnnSoftmaxBackwardGetWorkspaceSize",
+    "aclnnSoftmaxBackward",
+    "aclnnLogSoftmaxBackwardGetWorkspaceSize",
+    "aclnnLogSoftmaxBackward",
 ]
