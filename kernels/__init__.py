@@ -31,6 +31,7 @@ from emulator.kernels.math import (
     cummax,
     cumsum,
     div,
+    dropout_do_mask,
     equal,
     exp_log,
     fill,
@@ -93,6 +94,7 @@ from emulator.kernels.nn import (
     nonzero,
     norm,
     softmax_backward,
+    softmax_cross_entropy_with_logits,
     softplus,
     swi_glu,
     threshold,
@@ -200,6 +202,9 @@ OP_MODULES = (
     # backward ops (issue 15)
     activation_backward,
     softmax_backward,
+    # loss and dropout (issue 15)
+    softmax_cross_entropy_with_logits,
+    dropout_do_mask,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -310,6 +310,10 @@ aclnnSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxBackward")
 aclnnSoftmaxBackward: Phase2 = phase2("aclnnSoftmaxBackward")
 aclnnLogSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmaxBackward")
 aclnnLogSoftmaxBackward: Phase2 = phase2("aclnnLogSoftmaxBackward")
+aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxCrossEntropyWithLogits")
+aclnnSoftmaxCrossEntropyWithLogits: Phase2 = phase2("aclnnSoftmaxCrossEntropyWithLogits")
+aclnnDropoutDoMaskGetWorkspaceSize: Phase1 = phase1("aclnnDropoutDoMask")
+aclnnDropoutDoMask: Phase2 = phase2("aclnnDropoutDoMask")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -616,4 +620,8 @@ __all__ = [
     "aclnnSoftmaxBackward",
     "aclnnLogSoftmaxBackwardGetWorkspaceSize",
     "aclnnLogSoftmaxBackward",
+    "aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize",
+    "aclnnSoftmaxCrossEntropyWithLogits",
+    "aclnnDropoutDoMaskGetWorkspaceSize",
+    "aclnnDropoutDoMask",
 ]
