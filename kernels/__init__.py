@@ -93,6 +93,7 @@ from emulator.kernels.nn import (
     log_softmax,
     nonzero,
     norm,
+    rms_norm_grad,
     softmax_backward,
     softmax_cross_entropy_with_logits,
     softplus,
@@ -202,6 +203,7 @@ OP_MODULES = (
     # backward ops (issue 15)
     activation_backward,
     softmax_backward,
+    rms_norm_grad,
     # loss and dropout (issue 15)
     softmax_cross_entropy_with_logits,
     dropout_do_mask,

@@ -310,6 +310,8 @@ aclnnSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxBackward")
 aclnnSoftmaxBackward: Phase2 = phase2("aclnnSoftmaxBackward")
 aclnnLogSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmaxBackward")
 aclnnLogSoftmaxBackward: Phase2 = phase2("aclnnLogSoftmaxBackward")
+aclnnRmsNormGradGetWorkspaceSize: Phase1 = phase1("aclnnRmsNormGrad")
+aclnnRmsNormGrad: Phase2 = phase2("aclnnRmsNormGrad")
 aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxCrossEntropyWithLogits")
 aclnnSoftmaxCrossEntropyWithLogits: Phase2 = phase2("aclnnSoftmaxCrossEntropyWithLogits")
 aclnnDropoutDoMaskGetWorkspaceSize: Phase1 = phase1("aclnnDropoutDoMask")
@@ -620,6 +622,8 @@ __all__ = [
     "aclnnSoftmaxBackward",
     "aclnnLogSoftmaxBackwardGetWorkspaceSize",
     "aclnnLogSoftmaxBackward",
+    "aclnnRmsNormGradGetWorkspaceSize",
+    "aclnnRmsNormGrad",
     "aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize",
     "aclnnSoftmaxCrossEntropyWithLogits",
     "aclnnDropoutDoMaskGetWorkspaceSize",

@@ -334,3 +334,87 @@ def test_bfloat16_refused_on_310p() -> None:
         for phase1, args, text in cases:
             assert_rejected(phase1(*args), INVALID, text)
         assert A.aclnnHardswishBackwardGetWorkspaceSize(t(f32), t(f32), t(f32))[-1] == 0
+
+
+# -- aclnnRmsNormGrad ---------------------------------------------------------------------------------------
+EPS = 1e-6
+
+
+def rms_norm64(x: np.ndarray, gamma: np.ndarray) -> np.ndarray:
+    rows = x.reshape(-1, gamma.size)
+    rstd = 1 / np.sqrt(np.mean(rows * rows, axis=1, keepdims=True) + EPS)
+    return (rows * rstd * gamma.reshape(-1)).reshape(x.shape)
+
+
+def run_rms_norm_grad(stream: int, dy: np.ndarray, x: np.ndarray, rstd: np.ndarray, gamma: np.ndarray, dtype: int,
+                      gamma_dtype: int, strided: bool = False) -> tuple[Any, Any]:  # fmt: skip
+    dx, dgamma = empty_out(x.shape, dtype, strided=strided), empty_out(gamma.shape, D.DT_FLOAT)
+    inputs = (to_device(dy, dtype, strided=strided), to_device(x, dtype, strided=strided),
+              to_device(rstd, D.DT_FLOAT), to_device(gamma, gamma_dtype))  # fmt: skip
+    args = (*(t.handle for t in inputs), dx.handle, dgamma.handle)
+    run_op(A.aclnnRmsNormGradGetWorkspaceSize, A.aclnnRmsNormGrad, stream, *args)
+    return dx, dgamma
+
+
+def test_rms_norm_grad_documented_example(stream: int) -> None:
+    """The official example's shapes: x [2, 1, 16] with rstd [2] (one per row) and gamma [16]."""
+    dy = np.arange(1, 33, dtype=np.float32).reshape(2, 1, 16)
+    x = dy.copy()
+    rstd, gamma = np.array([1, 2], np.float32), np.arange(1, 17, dtype=np.float32)
+    dx, dgamma = run_rms_norm_grad(stream, dy, x, rstd, gamma, D.DT_FLOAT, D.DT_FLOAT)
+    rows, xr, r = dy.reshape(2, 16).astype(np.float64), x.reshape(2, 16).astype(np.float64), rstd[:, None]
+    gy = rows * gamma
+    check(dx, (r * gy - xr * r**3 * np.mean(gy * xr, axis=1, keepdims=True)).reshape(2, 1, 16))
+    check(dgamma, np.sum(rows * xr * r, axis=0))
+
+
+@pytest.mark.parametrize(("dtype", "gamma_dtype"), [(D.DT_FLOAT, D.DT_FLOAT), (D.DT_BF16, D.DT_BF16),
+                                                    (D.DT_FLOAT16, D.DT_FLOAT)], ids=str)  # fmt: skip
+def test_rms_norm_grad_matches_finite_differences(stream: int, dtype: int, gamma_dtype: int) -> None:
+    """dx and dgamma against central differences of the float64 RmsNorm forward (rstd from the forward)."""
+    rng = np.random.default_rng(dtype)
+    x = rng.normal(size=(3, 2, 8)).astype(np_dtype(dtype))
+    gamma = rng.uniform(0.5, 1.5, 8).astype(np_dtype(gamma_dtype))
+    dy = rng.normal(size=(3, 2, 8)).astype(np_dtype(dtype))
+    x64, g64, dy64 = x.astype(np.float64), gamma.astype(np.float64), dy.astype(np.float64)
+    rstd = (1 / np.sqrt(np.mean(x64.reshape(6, 8) ** 2, axis=1) + EPS)).astype(np.float32)
+    dx, dgamma = run_rms_norm_grad(stream, dy, x, rstd.reshape(3, 2), gamma, dtype, gamma_dtype, strided=True)
+    check(dx, row_vjp(lambda v: rms_norm64(v, g64), x64, dy64))
+    check(dgamma, row_vjp(lambda g: rms_norm64(x64, g), g64, dy64))
+
+
+def test_rms_norm_grad_many_rows(stream: int) -> None:
+    """4000 rows: dx rows spread over the cores, dgamma summed over all of them."""
+    rng = np.random.default_rng(2)
+    x, dy = rng.normal(size=(4000, 16)).astype(np.float32), rng.normal(size=(4000, 16)).astype(np.float32)
+    gamma = rng.normal(size=16).astype(np.float32)
+    rstd = (1 / np.sqrt(np.mean(x.astype(np.float64) ** 2, axis=1) + EPS)).astype(np.float32)
+    dx, dgamma = run_rms_norm_grad(stream, dy, x, rstd, gamma, D.DT_FLOAT, D.DT_FLOAT)
+    r, xs, gy = rstd[:, None].astype(np.float64), x.astype(np.float64), dy.astype(np.float64) * gamma
+    check(dx, r * gy - xs * r**3 * np.mean(gy * xs, axis=1, keepdims=True))
+    check(dgamma, np.sum(dy.astype(np.float64) * xs * r, axis=0))
+
+
+def test_rms_norm_grad_statuses(session: Any) -> None:
+    """The generated API's statuses: 161001, 161002 (dtype table), 561001 (outputs), 561002 (tiling)."""
+    f, h = D.DT_FLOAT, D.DT_FLOAT16
+
+    def call(x: tuple = (2, 4), dy: tuple = (2, 4), rstd: tuple = (2,), gamma: tuple = (4,), dt: int = f,
+             gdt: int = f, dx: tuple | None = None, dg: tuple | None = None, null: str = "") -> tuple:  # fmt: skip
+        tensors = {"dy": _t(dy, dt), "x": _t(x, dt), "rstd": _t(rstd), "gamma": _t(gamma, gdt),
+                   "dxOut": _t(dx or x, dt), "dgammaOut": _t(dg or gamma)}  # fmt: skip
+        if null:
+            tensors[null] = None
+        return A.aclnnRmsNormGradGetWorkspaceSize(*tensors.values())
+
+    assert_rejected(call(null="rstd"), NULLPTR, "rstd")
+    assert_rejected(call(null="dgammaOut"), NULLPTR, "dgammaOut")
+    assert_rejected(call(dt=h, gdt=D.DT_BF16), INVALID, "not a supported combination")
+    assert_rejected(call(dt=D.DT_DOUBLE), INVALID, "not a supported combination")
+    assert_rejected(call(dx=(4, 2)), 561001, "dxOut must be [2, 4]")
+    assert_rejected(call(dg=(2, 2)), 561001, "dgammaOut [4]")
+    assert_rejected(call(x=(8,), dy=(8,), rstd=(2,)), 561002, "x has 1 dims")
+    assert_rejected(call(dy=(4, 2)), 561002, "dy shape [4, 2] and x shape [2, 4]")
+    assert_rejected(call(rstd=(3,)), 561002, "rstd shape [3]")
+    ws, executor, ret = call(x=(0, 4), dy=(0, 4), rstd=(0,))
+    assert (ws, ret) == (0, 0) and executor.launchers == []
