@@ -33,6 +33,7 @@ from emulator.kernels.math import (
     cummax,
     cumsum,
     div,
+    dropout_do_mask,
     equal,
     exp_log,
     fill,
@@ -82,6 +83,7 @@ from emulator.kernels.math import (
     zero,
 )
 from emulator.kernels.nn import (
+    activation_backward,
     add_rms_norm,
     batch_norm,
     batch_norm_kernels,
@@ -102,7 +104,10 @@ from emulator.kernels.nn import (
     nonzero,
     norm,
     repeat_interleave,
+    rms_norm_grad,
     rotary_position_embedding,
+    softmax_backward,
+    softmax_cross_entropy_with_logits,
     softplus,
     swi_glu,
     threshold,
@@ -223,6 +228,13 @@ OP_MODULES = (
     rotary_position_embedding,
     flash_attention_score,
     fused_infer_attention_score,
+    # backward ops (issue 15)
+    activation_backward,
+    softmax_backward,
+    rms_norm_grad,
+    # loss and dropout (issue 15)
+    softmax_cross_entropy_with_logits,
+    dropout_do_mask,
 )
 
 REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)

@@ -334,6 +334,26 @@ aclnnFlashAttentionScoreV2GetWorkspaceSize: Phase1 = phase1("aclnnFlashAttention
 aclnnFlashAttentionScoreV2: Phase2 = phase2("aclnnFlashAttentionScoreV2")
 aclnnFusedInferAttentionScoreV2GetWorkspaceSize: Phase1 = phase1("aclnnFusedInferAttentionScoreV2")
 aclnnFusedInferAttentionScoreV2: Phase2 = phase2("aclnnFusedInferAttentionScoreV2")
+aclnnSigmoidBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSigmoidBackward")
+aclnnSigmoidBackward: Phase2 = phase2("aclnnSigmoidBackward")
+aclnnSiluBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSiluBackward")
+aclnnSiluBackward: Phase2 = phase2("aclnnSiluBackward")
+aclnnGeluBackwardGetWorkspaceSize: Phase1 = phase1("aclnnGeluBackward")
+aclnnGeluBackward: Phase2 = phase2("aclnnGeluBackward")
+aclnnHardswishBackwardGetWorkspaceSize: Phase1 = phase1("aclnnHardswishBackward")
+aclnnHardswishBackward: Phase2 = phase2("aclnnHardswishBackward")
+aclnnThresholdBackwardGetWorkspaceSize: Phase1 = phase1("aclnnThresholdBackward")
+aclnnThresholdBackward: Phase2 = phase2("aclnnThresholdBackward")
+aclnnSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxBackward")
+aclnnSoftmaxBackward: Phase2 = phase2("aclnnSoftmaxBackward")
+aclnnLogSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmaxBackward")
+aclnnLogSoftmaxBackward: Phase2 = phase2("aclnnLogSoftmaxBackward")
+aclnnRmsNormGradGetWorkspaceSize: Phase1 = phase1("aclnnRmsNormGrad")
+aclnnRmsNormGrad: Phase2 = phase2("aclnnRmsNormGrad")
+aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxCrossEntropyWithLogits")
+aclnnSoftmaxCrossEntropyWithLogits: Phase2 = phase2("aclnnSoftmaxCrossEntropyWithLogits")
+aclnnDropoutDoMaskGetWorkspaceSize: Phase1 = phase1("aclnnDropoutDoMask")
+aclnnDropoutDoMask: Phase2 = phase2("aclnnDropoutDoMask")
 
 __all__ = [
     "aclnnAddGetWorkspaceSize",
@@ -664,4 +684,24 @@ __all__ = [
     "aclnnFlashAttentionScoreV2",
     "aclnnFusedInferAttentionScoreV2GetWorkspaceSize",
     "aclnnFusedInferAttentionScoreV2",
+    "aclnnSigmoidBackwardGetWorkspaceSize",
+    "aclnnSigmoidBackward",
+    "aclnnSiluBackwardGetWorkspaceSize",
+    "aclnnSiluBackward",
+    "aclnnGeluBackwardGetWorkspaceSize",
+    "aclnnGeluBackward",
+    "aclnnHardswishBackwardGetWorkspaceSize",
+    "aclnnHardswishBackward",
+    "aclnnThresholdBackwardGetWorkspaceSize",
+    "aclnnThresholdBackward",
+    "aclnnSoftmaxBackwardGetWorkspaceSize",
+    "aclnnSoftmaxBackward",
+    "aclnnLogSoftmaxBackwardGetWorkspaceSize",
+    "aclnnLogSoftmaxBackward",
+    "aclnnRmsNormGradGetWorkspaceSize",
+    "aclnnRmsNormGrad",
+    "aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize",
+    "aclnnSoftmaxCrossEntropyWithLogits",
+    "aclnnDropoutDoMaskGetWorkspaceSize",
+    "aclnnDropoutDoMask",
 ]

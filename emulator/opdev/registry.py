@@ -64,7 +64,8 @@ SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "S
                   "ClampMinTensor": "clamp", "ClampMaxTensor": "clamp",
                   "RepeatInterleaveInt": "repeat_interleave", "RepeatInterleaveIntWithDim": "repeat_interleave",
                   "RepeatInterleaveWithDim": "repeat_interleave",
-                  "FlashAttentionScoreV2": "flash_attention_score"}  # fmt: skip
+                  "FlashAttentionScoreV2": "flash_attention_score",
+                  "LogSoftmaxBackward": "logsoftmax_backward"}  # fmt: skip
 
 
 def header_of(api: str) -> str:
