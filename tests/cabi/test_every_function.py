@@ -31,7 +31,7 @@ from emulator.sdk.headers import KNOWN_HEADERS
 
 PLAIN_OPS = tuple(p for p in META if p.header.startswith("aclnnop/"))  # plain functions of op headers: libopapi*
 OWNERS = {"libascendcl.so": RUNTIME, "libnnopbase.so": tuple(p for p in META if p not in PLAIN_OPS)}
-OP_LIBRARIES = ("libopapi.so", "libopapi_math.so", "libopapi_nn.so")
+OP_LIBRARIES = ("libopapi.so", "libopapi_math.so", "libopapi_nn.so", "libopapi_transformer.so")
 # ops whose real null check returns another status: aclnnStack's CheckParams returns 561103 for it
 NULL_INPUT_STATUS = {  # ops whose real null check returns ACLNN_ERR_INNER_NULLPTR (561103) instead of 161001
     name: "561103"
@@ -226,6 +226,8 @@ def test_every_function_returns_its_real_failure(outcome: Outcome) -> None:
     for name in ("aclrtMalloc", "aclrtFree", "aclrtMallocHost", "aclrtFreeHost", "aclrtDestroyStream",
                  "aclrtDestroyEvent", "aclrtDestroyContext"):  # fmt: skip
         assert result[f"{name}/inputs"] == "100000", name
+    for name in ("aclrtMemcpy", "aclrtMemcpyAsync", "aclrtMemset", "aclrtMemsetAsync"):
+        assert result[f"{name}/inputs"] == "0", name  # count 0 returns before the null checks, as the real ACL does
 
 
 def test_the_libraries_export_every_c_name(sdk: Sdk) -> None:
