@@ -2,8 +2,9 @@
 
 The SDK is built once per session into a temp folder and benchmarks/c/bench_sdk.c is compiled
 against it with the official examples' line (``cc bench_sdk.c -I include -I include/aclnn -L lib64
--lopapi -lascendcl -lnnopbase``). The C program times its own loops with clock_gettime and prints
-ns/call per round; the Python side of each figure is timed by pytest-benchmark in the same test.
+-lopapi -lascendcl -lnnopbase``). The C program times its own loops with clock_gettime (the process's CPU time)
+and prints ns/call per round; the Python side of each figure is timed by pytest-benchmark in the same test,
+with time.process_time for the per-call figures (the machine's other jobs do not count on either side).
 The C program runs before and after the Python timing (start-up: the runs alternate), so the
 machine's load moves both sides alike. Each test records both medians, their ratio and the goal
 in ``extra_info``; the summary prints them. Without a C compiler (or a Python that can be
@@ -65,13 +66,8 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Program:
     # No inherited emulator switches; the plog folder is the session's, as for the Python side.
     plain = {k: v for k, v in os.environ.items() if not k.startswith(("ASCEND_", "OPBASE_EMU_"))}
     plain["ASCEND_PROCESS_LOG_PATH"] = os.environ["ASCEND_PROCESS_LOG_PATH"]
-    env = sdk.environment(plain)
-    # The embedded interpreter is to run this checkout's emulator. With set_env.sh's PYTHONHOME (the
-    # base interpreter) it reads the base interpreter's site-packages first, and an emulator installed
-    # there (another checkout, editable) would be the one measured. Without PYTHONHOME, and with this
-    # interpreter's folder first on PATH, it starts as `python3` there does: in this venv, if any.
-    del env["PYTHONHOME"]
-    env["PATH"] = os.pathsep.join(filter(None, (str(Path(sys.executable).parent), env.get("PATH", ""))))
+    env = sdk.environment(plain)  # set_env.sh's variables as a user's shell has them, PYTHONHOME included:
+    # the embedded interpreter reads no site directory but OPBASE_EMU_PYTHONPATH's (this venv's)
     return Program(out, env, plain)
 
 
@@ -104,7 +100,7 @@ def _record(benchmark, c_seconds: float, goal: float) -> None:  # type: ignore[n
     print(f"\n{benchmark.group}: C {c_seconds * 1e6:.2f} us, Python {python * 1e6:.2f} us, {ratio:.2f}x (goal {goal}x)")
 
 
-@pytest.mark.benchmark(group="C SDK: aclrtGetDevice")
+@pytest.mark.benchmark(group="C SDK: aclrtGetDevice", timer=time.process_time)
 def test_get_device_c_against_python(benchmark, program: Program, emu) -> None:  # type: ignore[no-untyped-def]
     """A forwarded trivial call: 20000 aclrtGetDevice per C round, against acl.rt.get_device()."""
     assert acl.rt.set_device(0) == 0
@@ -118,7 +114,7 @@ def small() -> Iterator[AddCase]:
     yield from _case(16)
 
 
-@pytest.mark.benchmark(group="C SDK: Add 16 fp32 (cached two-phase)")
+@pytest.mark.benchmark(group="C SDK: Add 16 fp32 (cached two-phase)", timer=time.process_time)
 def test_add_small_cached_c_against_python(benchmark, program: Program, small: AddCase) -> None:  # type: ignore[no-untyped-def]
     """GetWorkspaceSize + aclnnAdd + synchronize on 16 fp32, op cache warm: 500 per C round."""
     _two_phase(small)

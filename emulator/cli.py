@@ -76,10 +76,18 @@ def _user_frames(tb: TracebackType | None) -> TracebackType | None:
 
 
 def _missing(tool: str, script: str) -> bool:
-    """Say in one line that ``script`` cannot be run (as Python's own "can't open file" does)."""
-    if os.path.exists(script):
+    """Say in one line that ``script`` cannot be run (as Python's own "can't open file" does).
+
+    A directory runs only through its ``__main__.py``, as ``python DIR`` does; without one, runpy's
+    ImportError would come out of the tool's own frames.
+    """
+    if not os.path.exists(script):
+        why = "no such file or directory"
+    elif os.path.isdir(script) and not os.path.isfile(os.path.join(script, "__main__.py")):
+        why = "a directory without a __main__.py"
+    else:
         return False
-    print(f"opbase-emu {tool}: cannot open {script!r}: no such file or directory", file=sys.stderr)
+    print(f"opbase-emu {tool}: cannot open {script!r}: {why}", file=sys.stderr)
     return True
 
 

@@ -11,6 +11,12 @@ here (docs/adding_an_op.md).
 from __future__ import annotations
 
 from emulator.engine.tiling import OpImpl
+from emulator.kernels.cv import (
+    upsample_bilinear_2d,
+    upsample_bilinear_2d_backward,
+    upsample_nearest_2d,
+    upsample_nearest_2d_backward,
+)
 from emulator.kernels.math import (
     abs_neg,
     aclnn_cast,
@@ -28,9 +34,12 @@ from emulator.kernels.math import (
     cast,
     cat,
     clamp,
+    clamp_tensor,
+    constant_pad_nd,
     cummax,
     cumsum,
     div,
+    dropout_do_mask,
     equal,
     exp_log,
     fill,
@@ -54,12 +63,14 @@ from emulator.kernels.math import (
     mul,
     not_equal,
     one_hot,
+    pad_common,
     permute,
     pow,
     reciprocal,
     reduce_common,
     reduce_mean,
     reduce_sum,
+    reflection_pad1d,
     repeat,
     rms_norm,
     roll,
@@ -73,33 +84,49 @@ from emulator.kernels.math import (
     stack,
     sub,
     tanh,
+    trans_matmul_weight,
+    triangular_solve,
     trig,
     tril,
     triu,
     zero,
 )
 from emulator.kernels.nn import (
+    activation_backward,
     add_rms_norm,
     avgpool2d,
+    batch_norm,
+    batch_norm_kernels,
     convolution,
     convolution_backward,
     elu,
+    flash_attention_score,
+    fused_infer_attention_score,
     gather_v2,
     geglu,
     gelu_v2,
     group_norm,
     hard_activations,
+    index_copy,
     index_fill_tensor,
+    index_put_impl,
     index_select,
     leaky_relu,
     log_softmax,
     max_pool,
+    mv,
     nonzero,
     norm,
+    repeat_interleave,
+    rms_norm_grad,
+    rotary_position_embedding,
+    softmax_backward,
+    softmax_cross_entropy_with_logits,
     softplus,
     swi_glu,
     threshold,
     topk,
+    weight_quant_batch_matmul_v2,
 )
 from emulator.opdev import FRAMEWORK_OPS
 from emulator.opdev.registry import OpRegistry
@@ -182,6 +209,8 @@ OP_MODULES = (
     bitwise_not,
     # part 2: clamps
     clamp,
+    # clamps with tensor bounds (issue 14, ops14e)
+    clamp_tensor,
     # part 2: creation
     arange,
     linspace,
@@ -197,9 +226,39 @@ OP_MODULES = (
     log_softmax,
     add_rms_norm,
     group_norm,
+    # batch norm (issue 14, ops14e)
+    batch_norm_kernels,
+    batch_norm,
     # gated units (issue 14)
     swi_glu,
     geglu,
+    # padding, repeat-interleave, index copy / put (issue 14)
+    pad_common,
+    constant_pad_nd,
+    reflection_pad1d,
+    repeat_interleave,
+    index_copy,
+    index_put_impl,
+    # attention and rotary embedding (issue 15)
+    rotary_position_embedding,
+    flash_attention_score,
+    fused_infer_attention_score,
+    # backward ops (issue 15)
+    activation_backward,
+    softmax_backward,
+    rms_norm_grad,
+    # loss and dropout (issue 15)
+    softmax_cross_entropy_with_logits,
+    dropout_do_mask,
+    # upsampling and the matmul family (issue 15)
+    upsample_nearest_2d,
+    upsample_nearest_2d_backward,
+    upsample_bilinear_2d,
+    upsample_bilinear_2d_backward,
+    mv,
+    triangular_solve,
+    weight_quant_batch_matmul_v2,
+    trans_matmul_weight,
     # convolution and pooling (issue 15)
     convolution,
     convolution_backward,

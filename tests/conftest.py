@@ -22,9 +22,9 @@ LOG_VARIABLES = (
 )
 
 
-# the plog directory of everything the run does before the session fixture below takes over
-# (collection imports, pytest_configure hooks, xdist workers' start-up), and what it replaced
-COLLECTION_LOGS = pytest.StashKey[tuple[str, str | None]]()
+# the plog directory and HOME of everything the run does before the session fixture below takes
+# over (collection imports, pytest_configure hooks, xdist workers' start-up), and what they replaced
+COLLECTION_LOGS = pytest.StashKey[list[tuple[str, str, str | None]]]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -32,20 +32,26 @@ def pytest_configure(config: pytest.Config) -> None:
 
     An emulated process reads ASCEND_PROCESS_LOG_PATH when it starts, and one may start while test
     modules are imported, before any fixture runs; setting the variable here covers that time, and
-    the subprocesses (CLI runs, C programs, xdist workers) inherit it.
+    the subprocesses (CLI runs, C programs, xdist workers) inherit it. HOME points into a temp dir
+    too: a test that starts a process from an environment of its own (``Settings.from_env({...})``,
+    ``Settings()``) has no log variable, so its plog goes to ``$HOME/ascend/log``, which must not be
+    the user's.
     """
-    directory = tempfile.mkdtemp(prefix="opbase-emu-test-plog-")
-    config.stash[COLLECTION_LOGS] = (directory, os.environ.get("ASCEND_PROCESS_LOG_PATH"))
-    os.environ["ASCEND_PROCESS_LOG_PATH"] = directory
+    saved = []
+    for name, prefix in (("ASCEND_PROCESS_LOG_PATH", "opbase-emu-test-plog-"), ("HOME", "opbase-emu-test-home-")):
+        directory = tempfile.mkdtemp(prefix=prefix)
+        saved.append((name, directory, os.environ.get(name)))
+        os.environ[name] = directory
+    config.stash[COLLECTION_LOGS] = saved
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    directory, previous = config.stash[COLLECTION_LOGS]
-    if previous is None:
-        os.environ.pop("ASCEND_PROCESS_LOG_PATH", None)
-    else:
-        os.environ["ASCEND_PROCESS_LOG_PATH"] = previous
-    shutil.rmtree(directory, ignore_errors=True)
+    for name, directory, previous in config.stash[COLLECTION_LOGS]:
+        if previous is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = previous
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="session", autouse=True)

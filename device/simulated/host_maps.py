@@ -168,3 +168,22 @@ class HostMaps:
             self._snapshot = parse_maps(text)
             self.refreshes += 1
             return self._snapshot
+
+
+_this_process: HostMaps | None = None
+_this_process_lock = threading.Lock()
+
+
+def this_process() -> HostMaps:
+    """The memory map of this OS process, shared by every simulated device in it.
+
+    The map belongs to the OS process, not to an emulated one: a fresh emulated process (a test
+    run makes thousands) sees the same mappings, so it starts from the last snapshot instead of
+    reading and parsing ``/proc/self/maps`` again. A stale snapshot is harmless for the reasons
+    the module docstring gives (a miss refreshes it, a hit is confirmed by ``mincore``).
+    """
+    global _this_process
+    with _this_process_lock:
+        if _this_process is None:
+            _this_process = HostMaps()
+        return _this_process

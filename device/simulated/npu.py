@@ -63,7 +63,7 @@ from .bounds import checked
 from .capture import CaptureMode, CaptureStatus, Replay
 from .heap import DEVICE_BASE, DEVICE_SPAN, Heap
 from .host import PinnedHost, host_view
-from .host_maps import HostMaps
+from .host_maps import this_process as this_process_maps
 from .streams import Scheduler
 from .vmm import VirtualMemory
 
@@ -105,7 +105,7 @@ class SimulatedNpu:
             limit=hbm_limit,
         )
         self.host = PinnedHost(self.heap.budget)  # one budget: device backing and pinned memory share the host
-        self.host_maps = HostMaps()
+        self.host_maps = this_process_maps()
         self.vmm = VirtualMemory(self.heap, device_id=device_id, granularity=self.soc.vmm_granularity)
         self.scheduler = Scheduler(
             device_id=device_id, max_streams=self.soc.max_streams, max_events=self.soc.max_events, eager=eager

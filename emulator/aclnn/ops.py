@@ -264,6 +264,16 @@ aclnnClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnClampMax")
 aclnnClampMax: Phase2 = phase2("aclnnClampMax")
 aclnnInplaceClampMaxGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMax")
 aclnnInplaceClampMax: Phase2 = phase2("aclnnInplaceClampMax")
+aclnnClampTensorGetWorkspaceSize: Phase1 = phase1("aclnnClampTensor")
+aclnnClampTensor: Phase2 = phase2("aclnnClampTensor")
+aclnnClampMinTensorGetWorkspaceSize: Phase1 = phase1("aclnnClampMinTensor")
+aclnnClampMinTensor: Phase2 = phase2("aclnnClampMinTensor")
+aclnnInplaceClampMinTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMinTensor")
+aclnnInplaceClampMinTensor: Phase2 = phase2("aclnnInplaceClampMinTensor")
+aclnnClampMaxTensorGetWorkspaceSize: Phase1 = phase1("aclnnClampMaxTensor")
+aclnnClampMaxTensor: Phase2 = phase2("aclnnClampMaxTensor")
+aclnnInplaceClampMaxTensorGetWorkspaceSize: Phase1 = phase1("aclnnInplaceClampMaxTensor")
+aclnnInplaceClampMaxTensor: Phase2 = phase2("aclnnInplaceClampMaxTensor")
 aclnnArangeGetWorkspaceSize: Phase1 = phase1("aclnnArange")
 aclnnArange: Phase2 = phase2("aclnnArange")
 aclnnLinspaceGetWorkspaceSize: Phase1 = phase1("aclnnLinspace")
@@ -290,12 +300,76 @@ aclnnAddRmsNormGetWorkspaceSize: Phase1 = phase1("aclnnAddRmsNorm")
 aclnnAddRmsNorm: Phase2 = phase2("aclnnAddRmsNorm")
 aclnnGroupNormGetWorkspaceSize: Phase1 = phase1("aclnnGroupNorm")
 aclnnGroupNorm: Phase2 = phase2("aclnnGroupNorm")
+aclnnBatchNormGetWorkspaceSize: Phase1 = phase1("aclnnBatchNorm")
+aclnnBatchNorm: Phase2 = phase2("aclnnBatchNorm")
 aclnnSwiGluGetWorkspaceSize: Phase1 = phase1("aclnnSwiGlu")
 aclnnSwiGlu: Phase2 = phase2("aclnnSwiGlu")
 aclnnGeGluGetWorkspaceSize: Phase1 = phase1("aclnnGeGlu")
 aclnnGeGlu: Phase2 = phase2("aclnnGeGlu")
 aclnnGeGluV3GetWorkspaceSize: Phase1 = phase1("aclnnGeGluV3")
 aclnnGeGluV3: Phase2 = phase2("aclnnGeGluV3")
+aclnnConstantPadNdGetWorkspaceSize: Phase1 = phase1("aclnnConstantPadNd")
+aclnnConstantPadNd: Phase2 = phase2("aclnnConstantPadNd")
+aclnnReflectionPad1dGetWorkspaceSize: Phase1 = phase1("aclnnReflectionPad1d")
+aclnnReflectionPad1d: Phase2 = phase2("aclnnReflectionPad1d")
+aclnnRepeatInterleaveIntGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveInt")
+aclnnRepeatInterleaveInt: Phase2 = phase2("aclnnRepeatInterleaveInt")
+aclnnRepeatInterleaveIntWithDimGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveIntWithDim")
+aclnnRepeatInterleaveIntWithDim: Phase2 = phase2("aclnnRepeatInterleaveIntWithDim")
+aclnnRepeatInterleaveGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleave")
+aclnnRepeatInterleave: Phase2 = phase2("aclnnRepeatInterleave")
+aclnnRepeatInterleaveWithDimGetWorkspaceSize: Phase1 = phase1("aclnnRepeatInterleaveWithDim")
+aclnnRepeatInterleaveWithDim: Phase2 = phase2("aclnnRepeatInterleaveWithDim")
+aclnnIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnIndexCopy")
+aclnnIndexCopy: Phase2 = phase2("aclnnIndexCopy")
+aclnnInplaceIndexCopyGetWorkspaceSize: Phase1 = phase1("aclnnInplaceIndexCopy")
+aclnnInplaceIndexCopy: Phase2 = phase2("aclnnInplaceIndexCopy")
+aclnnIndexPutImplGetWorkspaceSize: Phase1 = phase1("aclnnIndexPutImpl")
+aclnnIndexPutImpl: Phase2 = phase2("aclnnIndexPutImpl")
+aclnnRotaryPositionEmbeddingGetWorkspaceSize: Phase1 = phase1("aclnnRotaryPositionEmbedding")
+aclnnRotaryPositionEmbedding: Phase2 = phase2("aclnnRotaryPositionEmbedding")
+aclnnFlashAttentionScoreGetWorkspaceSize: Phase1 = phase1("aclnnFlashAttentionScore")
+aclnnFlashAttentionScore: Phase2 = phase2("aclnnFlashAttentionScore")
+aclnnFlashAttentionScoreV2GetWorkspaceSize: Phase1 = phase1("aclnnFlashAttentionScoreV2")
+aclnnFlashAttentionScoreV2: Phase2 = phase2("aclnnFlashAttentionScoreV2")
+aclnnFusedInferAttentionScoreV2GetWorkspaceSize: Phase1 = phase1("aclnnFusedInferAttentionScoreV2")
+aclnnFusedInferAttentionScoreV2: Phase2 = phase2("aclnnFusedInferAttentionScoreV2")
+aclnnSigmoidBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSigmoidBackward")
+aclnnSigmoidBackward: Phase2 = phase2("aclnnSigmoidBackward")
+aclnnSiluBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSiluBackward")
+aclnnSiluBackward: Phase2 = phase2("aclnnSiluBackward")
+aclnnGeluBackwardGetWorkspaceSize: Phase1 = phase1("aclnnGeluBackward")
+aclnnGeluBackward: Phase2 = phase2("aclnnGeluBackward")
+aclnnHardswishBackwardGetWorkspaceSize: Phase1 = phase1("aclnnHardswishBackward")
+aclnnHardswishBackward: Phase2 = phase2("aclnnHardswishBackward")
+aclnnThresholdBackwardGetWorkspaceSize: Phase1 = phase1("aclnnThresholdBackward")
+aclnnThresholdBackward: Phase2 = phase2("aclnnThresholdBackward")
+aclnnSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxBackward")
+aclnnSoftmaxBackward: Phase2 = phase2("aclnnSoftmaxBackward")
+aclnnLogSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmaxBackward")
+aclnnLogSoftmaxBackward: Phase2 = phase2("aclnnLogSoftmaxBackward")
+aclnnRmsNormGradGetWorkspaceSize: Phase1 = phase1("aclnnRmsNormGrad")
+aclnnRmsNormGrad: Phase2 = phase2("aclnnRmsNormGrad")
+aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxCrossEntropyWithLogits")
+aclnnSoftmaxCrossEntropyWithLogits: Phase2 = phase2("aclnnSoftmaxCrossEntropyWithLogits")
+aclnnDropoutDoMaskGetWorkspaceSize: Phase1 = phase1("aclnnDropoutDoMask")
+aclnnDropoutDoMask: Phase2 = phase2("aclnnDropoutDoMask")
+aclnnUpsampleNearest2dGetWorkspaceSize: Phase1 = phase1("aclnnUpsampleNearest2d")
+aclnnUpsampleNearest2d: Phase2 = phase2("aclnnUpsampleNearest2d")
+aclnnUpsampleNearest2dBackwardGetWorkspaceSize: Phase1 = phase1("aclnnUpsampleNearest2dBackward")
+aclnnUpsampleNearest2dBackward: Phase2 = phase2("aclnnUpsampleNearest2dBackward")
+aclnnUpsampleBilinear2dGetWorkspaceSize: Phase1 = phase1("aclnnUpsampleBilinear2d")
+aclnnUpsampleBilinear2d: Phase2 = phase2("aclnnUpsampleBilinear2d")
+aclnnUpsampleBilinear2dBackwardGetWorkspaceSize: Phase1 = phase1("aclnnUpsampleBilinear2dBackward")
+aclnnUpsampleBilinear2dBackward: Phase2 = phase2("aclnnUpsampleBilinear2dBackward")
+aclnnMvGetWorkspaceSize: Phase1 = phase1("aclnnMv")
+aclnnMv: Phase2 = phase2("aclnnMv")
+aclnnTriangularSolveGetWorkspaceSize: Phase1 = phase1("aclnnTriangularSolve")
+aclnnTriangularSolve: Phase2 = phase2("aclnnTriangularSolve")
+aclnnWeightQuantBatchMatmulV2GetWorkspaceSize: Phase1 = phase1("aclnnWeightQuantBatchMatmulV2")
+aclnnWeightQuantBatchMatmulV2: Phase2 = phase2("aclnnWeightQuantBatchMatmulV2")
+aclnnTransMatmulWeightGetWorkspaceSize: Phase1 = phase1("aclnnTransMatmulWeight")
+aclnnTransMatmulWeight: Phase2 = phase2("aclnnTransMatmulWeight")
 aclnnConvolutionGetWorkspaceSize: Phase1 = phase1("aclnnConvolution")
 aclnnConvolution: Phase2 = phase2("aclnnConvolution")
 aclnnConvolutionBackwardGetWorkspaceSize: Phase1 = phase1("aclnnConvolutionBackward")
@@ -566,6 +640,16 @@ __all__ = [
     "aclnnClampMax",
     "aclnnInplaceClampMaxGetWorkspaceSize",
     "aclnnInplaceClampMax",
+    "aclnnClampTensorGetWorkspaceSize",
+    "aclnnClampTensor",
+    "aclnnClampMinTensorGetWorkspaceSize",
+    "aclnnClampMinTensor",
+    "aclnnInplaceClampMinTensorGetWorkspaceSize",
+    "aclnnInplaceClampMinTensor",
+    "aclnnClampMaxTensorGetWorkspaceSize",
+    "aclnnClampMaxTensor",
+    "aclnnInplaceClampMaxTensorGetWorkspaceSize",
+    "aclnnInplaceClampMaxTensor",
     "aclnnArangeGetWorkspaceSize",
     "aclnnArange",
     "aclnnLinspaceGetWorkspaceSize",
@@ -592,12 +676,76 @@ __all__ = [
     "aclnnAddRmsNorm",
     "aclnnGroupNormGetWorkspaceSize",
     "aclnnGroupNorm",
+    "aclnnBatchNormGetWorkspaceSize",
+    "aclnnBatchNorm",
     "aclnnSwiGluGetWorkspaceSize",
     "aclnnSwiGlu",
     "aclnnGeGluGetWorkspaceSize",
     "aclnnGeGlu",
     "aclnnGeGluV3GetWorkspaceSize",
     "aclnnGeGluV3",
+    "aclnnConstantPadNdGetWorkspaceSize",
+    "aclnnConstantPadNd",
+    "aclnnReflectionPad1dGetWorkspaceSize",
+    "aclnnReflectionPad1d",
+    "aclnnRepeatInterleaveIntGetWorkspaceSize",
+    "aclnnRepeatInterleaveInt",
+    "aclnnRepeatInterleaveIntWithDimGetWorkspaceSize",
+    "aclnnRepeatInterleaveIntWithDim",
+    "aclnnRepeatInterleaveGetWorkspaceSize",
+    "aclnnRepeatInterleave",
+    "aclnnRepeatInterleaveWithDimGetWorkspaceSize",
+    "aclnnRepeatInterleaveWithDim",
+    "aclnnIndexCopyGetWorkspaceSize",
+    "aclnnIndexCopy",
+    "aclnnInplaceIndexCopyGetWorkspaceSize",
+    "aclnnInplaceIndexCopy",
+    "aclnnIndexPutImplGetWorkspaceSize",
+    "aclnnIndexPutImpl",
+    "aclnnRotaryPositionEmbeddingGetWorkspaceSize",
+    "aclnnRotaryPositionEmbedding",
+    "aclnnFlashAttentionScoreGetWorkspaceSize",
+    "aclnnFlashAttentionScore",
+    "aclnnFlashAttentionScoreV2GetWorkspaceSize",
+    "aclnnFlashAttentionScoreV2",
+    "aclnnFusedInferAttentionScoreV2GetWorkspaceSize",
+    "aclnnFusedInferAttentionScoreV2",
+    "aclnnSigmoidBackwardGetWorkspaceSize",
+    "aclnnSigmoidBackward",
+    "aclnnSiluBackwardGetWorkspaceSize",
+    "aclnnSiluBackward",
+    "aclnnGeluBackwardGetWorkspaceSize",
+    "aclnnGeluBackward",
+    "aclnnHardswishBackwardGetWorkspaceSize",
+    "aclnnHardswishBackward",
+    "aclnnThresholdBackwardGetWorkspaceSize",
+    "aclnnThresholdBackward",
+    "aclnnSoftmaxBackwardGetWorkspaceSize",
+    "aclnnSoftmaxBackward",
+    "aclnnLogSoftmaxBackwardGetWorkspaceSize",
+    "aclnnLogSoftmaxBackward",
+    "aclnnRmsNormGradGetWorkspaceSize",
+    "aclnnRmsNormGrad",
+    "aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize",
+    "aclnnSoftmaxCrossEntropyWithLogits",
+    "aclnnDropoutDoMaskGetWorkspaceSize",
+    "aclnnDropoutDoMask",
+    "aclnnUpsampleNearest2dGetWorkspaceSize",
+    "aclnnUpsampleNearest2d",
+    "aclnnUpsampleNearest2dBackwardGetWorkspaceSize",
+    "aclnnUpsampleNearest2dBackward",
+    "aclnnUpsampleBilinear2dGetWorkspaceSize",
+    "aclnnUpsampleBilinear2d",
+    "aclnnUpsampleBilinear2dBackwardGetWorkspaceSize",
+    "aclnnUpsampleBilinear2dBackward",
+    "aclnnMvGetWorkspaceSize",
+    "aclnnMv",
+    "aclnnTriangularSolveGetWorkspaceSize",
+    "aclnnTriangularSolve",
+    "aclnnWeightQuantBatchMatmulV2GetWorkspaceSize",
+    "aclnnWeightQuantBatchMatmulV2",
+    "aclnnTransMatmulWeightGetWorkspaceSize",
+    "aclnnTransMatmulWeight",
     "aclnnConvolutionGetWorkspaceSize",
     "aclnnConvolution",
     "aclnnConvolutionBackwardGetWorkspaceSize",

@@ -74,6 +74,13 @@ META_DECLS: tuple[str, ...] = (
     "aclrtStream stream)",
 )
 
+# The plain (not two-phase) functions of op headers: declared here, implemented in the face.
+HEADER_TRANS_MATMUL_WEIGHT = "aclnnop/aclnn_trans_matmul_weight.h"
+PLAIN_OP_DECLS: tuple[tuple[str, str], ...] = (
+    ("aclnnStatus aclnnCalculateMatmulWeightSizeV2(const aclIntArray *tensorShape, aclDataType dataType, "
+     "uint64_t *weightTensorSize)", HEADER_TRANS_MATMUL_WEIGHT),
+)  # fmt: skip
+
 BASE_DECLS: tuple[str, ...] = (
     "aclnnStatus aclnnInit(const char *configPath)",
     "aclnnStatus aclnnFinalize(void)",
@@ -88,6 +95,7 @@ def _meta(declaration: str, header: str) -> Proto:
 META: tuple[Proto, ...] = (
     *(_meta(decl, HEADER_META) for decl in META_DECLS),
     *(_meta(decl, HEADER_BASE) for decl in BASE_DECLS),
+    *(_meta(decl, header) for decl, header in PLAIN_OP_DECLS),
 )
 
 

@@ -10,7 +10,7 @@ what a C compiler (or pyACL's argument parser) would let through:
   silently: the callee then sees ``SIZE_MAX`` and fails the way the real one does.
 - ``float`` / ``double`` take ``int``, ``float`` and numpy numbers (not ``bool``).
 - ``bool`` takes ``bool`` and ``numpy.bool_``.
-- ``const char *`` takes ``str`` or ``None`` (nullptr).
+- ``const char *`` (and a plain ``char *`` the callee only reads) takes ``str`` or ``None`` (nullptr).
 - a handle pointer (``const aclTensor *``) takes that class or ``None``; an ``aclOpExecutor *``
   takes any object or address but a str, float or bool (C lets a cast through; the callee
   reports a foreign object by its magic number).
@@ -207,8 +207,9 @@ def scalar_type(spelling: str) -> CType:
 
 def pointer_type(spelling: str, is_const: bool) -> CType:
     """The CType of ``T *`` when it is an input (a handle, an array, an address or a string)."""
-    if spelling == "char" and is_const:
-        return CType("const char *", "str", _optional(lambda v: isinstance(v, str)), "str | None")
+    if spelling == "char":  # a string the callee reads (FlashAttentionScore's inputLayout is a plain char *)
+        spelled = "const char *" if is_const else "char *"
+        return CType(spelled, "str", _optional(lambda v: isinstance(v, str)), "str | None")
     if spelling == "void":
         return CType(("const " if is_const else "") + "void *", "address", is_address, "int | None")
     if spelling in META_HANDLES:

@@ -180,11 +180,11 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         if np_dtype is None:
             return None
         if isinstance(values, aclScalar):
-            data = np.array([values.value()]).astype(np_dtype, casting="unsafe")
+            data = _c_cast(np.array([values.value()]), np_dtype)
             shape: tuple[int, ...] = ()
         else:
             raw = values.values if isinstance(values, aclIntArray | aclFloatArray | aclBoolArray) else values
-            data = np.array(list(raw)).astype(np_dtype, casting="unsafe")
+            data = _c_cast(np.array(list(raw)), np_dtype)
             shape = (len(data),)
         tensor = ExecTensor(shape, dtype, Storage(host=data.view(np.uint8).copy()))
         return self._own(tensor)
@@ -193,7 +193,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         np_dtype = numpy_dtype(dtype)
         if np_dtype is None:
             return None
-        return self._own(aclScalar(dtype, np.array(value).astype(np_dtype, casting="unsafe").tobytes()))
+        return self._own(aclScalar(dtype, _c_cast(np.array(value), np_dtype).tobytes()))
 
     def alloc_int_array(self, values: Sequence[int]) -> aclIntArray:
         return self._own(aclIntArray(tuple(int(v) for v in values)))
@@ -364,3 +364,14 @@ def common_op_executor_run(workspace: int | None, workspace_size: int, executor:
         executor.destroy()  # even a repeatable one
         raise AclnnParamNullptr(f"workspace is null but workspaceSize is {workspace_size}", msg_id=None)
     return executor.run(int(workspace or 0), workspace_size, int(stream or 0))
+
+
+def _c_cast(data: np.ndarray[Any, Any], np_dtype: np.dtype[Any]) -> np.ndarray[Any, Any]:
+    """A C-style conversion: a complex value given to a real dtype keeps its real part.
+
+    numpy does the same under ``casting="unsafe"`` but warns (ComplexWarning) each time; the
+    conversion is the documented behaviour here, not an accident worth a warning.
+    """
+    if np.iscomplexobj(data) and np_dtype.kind != "c":
+        data = data.real
+    return data.astype(np_dtype, casting="unsafe")

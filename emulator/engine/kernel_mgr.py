@@ -22,13 +22,14 @@ import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import structlog
 
 from emulator.diagnostics import Diagnostics, ReportKind
 from emulator.engine.keys import KeySchema
-from emulator.engine.opp import OppPackages
+from emulator.engine.opp import OppPackages, shipped
 from emulator.engine.opp.binconfig import BinEntry
 from emulator.engine.opp.discovery import PackageRecord
 from emulator.engine.tiling import OpImpl, PlatformInfo
@@ -183,6 +184,12 @@ class OpKernel:
         return found
 
 
+def _key_table(entries: list[BinEntry]) -> tuple[KeySchema, list[list[bytes]]]:
+    """The key schema of an op's usable bins and the keys each bin serves (the schema is only read after this)."""
+    schema = KeySchema.from_bins(entries)
+    return schema, [schema.build_keys(entry) for entry in entries]
+
+
 class KernelMgr:
     """The process's kernel manager: op kernels by type, built lazily from the loaded packages."""
 
@@ -215,15 +222,17 @@ class KernelMgr:
     def _build(self, op_type: str) -> OpKernel:
         hit = self.packages.binary_config(op_type)
         entries = [e for e in hit.config.bin_list if e.usable] if hit is not None else []
-        schema = KeySchema.from_bins(entries)
+        if hit is None:
+            schema, keys = _key_table(entries)
+        else:
+            paths = tuple(entry.bin_info.json_file_path for entry in entries)  # the repo folder is in them
+            schema, keys = shipped.read_kept("kernel-keys", hit.path, partial(_key_table, entries), paths)
         debug = self._debug_flag()
         bins: dict[bytes, OpKernelBin] = {}
         all_bins = []
-        for entry in entries:
+        for entry, entry_keys in zip(entries, keys, strict=True):
             assert hit is not None
-            kernel_bin = OpKernelBin(
-                op_type, entry, hit.package, schema.build_keys(entry), self._registry, self._diagnostics, debug
-            )
+            kernel_bin = OpKernelBin(op_type, entry, hit.package, entry_keys, self._registry, self._diagnostics, debug)
             all_bins.append(kernel_bin)
             for key in kernel_bin.keys:
                 if key in bins:

@@ -29,7 +29,7 @@ from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes
 from emulator.engine.tiling import KernelSignature, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
 from emulator.errors import AclnnError
 from emulator.meta.describe import contents
-from emulator.meta.dtypes import numpy_dtype
+from emulator.meta.dtypes import SUB_BYTE_OFFSET, numpy_dtype, type_size
 from emulator.meta.objects import aclTensor, contiguous_strides
 from emulator.tracking import ResourceKind
 
@@ -128,12 +128,17 @@ def initcheck_fields(ctx: RunContext, infos: list[ArgInfo]) -> dict[str, Any]:
     return {"init_roles": tuple(info.role for info in infos), "on_uninit": report}
 
 
+INT4_SIZE = SUB_BYTE_OFFSET + 4  # TypeSize of DT_INT4 / DT_UINT4: 4 bits
+
+
 def kernel_signature(impl: OpImpl, pack: ArgPack) -> KernelSignature:
     """What the compiled binary knows: dtypes and shapes of its (non-null) tensors, and the attributes."""
     tensors = [t for t in flatten(pack.inputs) + flatten(pack.outputs) if t is not None]
     dtypes: list[np.dtype] = []
     for tensor in tensors:
         dtype = numpy_dtype(tensor.dtype)
+        if dtype is None and type_size(tensor.dtype) == INT4_SIZE:
+            dtype = np.dtype(np.uint8)  # int4 reaches a kernel as its packed bytes, two elements each
         if dtype is None:  # no binary serves such a dtype: selection and the L2 checks keep it from here
             raise AclnnError(f"{impl.op_type}: a kernel cannot hold dtype {tensor.dtype}", msg_id="EZ9999")
         dtypes.append(dtype)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
+from emulator.meta.formats import is_private_format
 from emulator.meta.objects import aclTensor, contiguous_strides, numel
 from emulator.tracking import ResourceKind
 
@@ -109,9 +110,11 @@ def host_array(tensor: ExecTensor) -> np.ndarray:
 
 
 def span_bytes(tensor: aclTensor) -> int:
-    """Bytes a kernel touches from the tensor's data address: the extent of its view."""
+    """Bytes a kernel touches from the tensor's data address: the extent of its view (for a private storage
+    format such as FRACTAL_NZ, whose view is the logical shape, the whole padded storage)."""
     shape, strides = tensor.view_shape, tensor.strides
     if any(d == 0 for d in shape):
         return 0
     last = sum((d - 1) * s for d, s in zip(shape, strides, strict=False))
-    return calc_shape_bytes(last + 1, tensor.dtype)
+    span = calc_shape_bytes(last + 1, tensor.dtype)
+    return max(span, nbytes(tensor)) if is_private_format(tensor.storage_format) else span

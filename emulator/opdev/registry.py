@@ -60,7 +60,15 @@ SHARED_HEADERS = {"Adds": "add", "Subs": "sub", "Muls": "mul", "Divs": "div", "S
                   "LayerNormWithImplMode": "layer_norm", "PowTensorScalar": "pow",
                   "PowScalarTensor": "pow", "ClampMin": "clamp", "ClampMax": "clamp",
                   "SearchSorteds": "searchsorted", "One": "ones", "ArgMax": "argmax", "CumsumV2": "cumsum",
-                  "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu",
+                  "LogSoftmax": "logsoftmax", "GeGlu": "geglu", "GeGluV3": "geglu", "ClampTensor": "clamp",
+                  "ClampMinTensor": "clamp", "ClampMaxTensor": "clamp",
+                  "RepeatInterleaveInt": "repeat_interleave", "RepeatInterleaveIntWithDim": "repeat_interleave",
+                  "RepeatInterleaveWithDim": "repeat_interleave",
+                  "FlashAttentionScoreV2": "flash_attention_score",
+                  "LogSoftmaxBackward": "logsoftmax_backward",
+                  "UpsampleNearest2d": "upsample_nearest_2d", "UpsampleBilinear2d": "upsample_bilinear_2d",
+                  "UpsampleNearest2dBackward": "upsample_nearest_2d_backward",
+                  "UpsampleBilinear2dBackward": "upsample_bilinear_2d_backward",
                   "AvgPool2d": "avgpool2d"}  # fmt: skip
 
 

@@ -7,7 +7,8 @@ command runs; ``pip install`` stays pure Python). The tree:
   aclnnop/aclnn_<op>.h, generated from the prototype table (emulator.sdk.headers);
 - ``lib64/``: libopbase_emu.so (the core that embeds CPython, once per OS process) and the standard
   names — libascendcl.so (the runtime's functions), libnnopbase.so (acl_meta.h, aclnn_base.h),
-  libopapi.so / libopapi_math.so / libopapi_nn.so (every op) and libacl_op_compiler.so — each a real
+  libopapi.so / libopapi_math.so / libopapi_nn.so / libopapi_transformer.so (every op) and
+  libacl_op_compiler.so — each a real
   library with its own SONAME, so a program's NEEDED entries are the standard names;
 - ``opp/``: the op package as the emulator loads it (a link to the shipped one) with ``opp/lib64``;
 - ``set_env.sh`` and ``bin/npu-smi``.
@@ -36,7 +37,7 @@ from emulator.sdk.headers import KNOWN_HEADERS, render_headers
 
 HERE = Path(__file__).resolve().parent
 STANDARD = ("libascendcl.so", "libnnopbase.so", "libopapi.so", "libopapi_math.so", "libopapi_nn.so",
-            "libacl_op_compiler.so")  # fmt: skip
+            "libopapi_transformer.so", "libacl_op_compiler.so")  # fmt: skip
 
 
 class SdkError(RuntimeError):
@@ -146,8 +147,8 @@ def build(prefix: Path | None = None, *, force: bool = False) -> Sdk:
     shutil.copyfile(HERE / "core.c", src / "core.c")
     groups = {
         "ascendcl": RUNTIME,
-        "nnopbase": META,
-        "opapi": tuple(REGISTRY.prototypes()),
+        "nnopbase": tuple(p for p in META if not p.header.startswith("aclnnop/")),
+        "opapi": (*REGISTRY.prototypes(), *(p for p in META if p.header.startswith("aclnnop/"))),
     }
     op_headers = sorted({entry.header for entry in REGISTRY.entries.values()})
     includes = {"opapi": op_headers, "ascendcl": sorted({p.header for p in RUNTIME} - set(KNOWN_HEADERS))}
@@ -158,7 +159,7 @@ def build(prefix: Path | None = None, *, force: bool = False) -> Sdk:
                   "-Wl,-soname,libopbase_emu.so", *ldflags, "-lpthread"])  # fmt: skip
     link_core = [f"-L{sdk.lib64}", "-lopbase_emu", "-Wl,-rpath,$ORIGIN", *ldflags]
     sources = {"libascendcl.so": "ascendcl", "libnnopbase.so": "nnopbase", "libopapi.so": "opapi",
-               "libopapi_math.so": "opapi", "libopapi_nn.so": "opapi"}  # fmt: skip
+               "libopapi_math.so": "opapi", "libopapi_nn.so": "opapi", "libopapi_transformer.so": "opapi"}  # fmt: skip
     for library, group in sources.items():
         _compile(cc, [*common, str(src / f"{group}.c"), "-o", str(sdk.lib64 / library), f"-Wl,-soname,{library}",
                       *link_core])  # fmt: skip

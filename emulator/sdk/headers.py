@@ -183,6 +183,12 @@ def render_headers(registry: OpRegistry) -> dict[str, str]:
     by_header: dict[str, list[Proto]] = {}
     for entry in registry.entries.values():
         by_header.setdefault(entry.header, []).extend((entry.phase1, entry.phase2))
+    for proto in META:  # the plain functions of op headers (aclnnCalculateMatmulWeightSizeV2)
+        if proto.header.startswith("aclnnop/"):
+            by_header.setdefault(proto.header, []).append(proto)
     for header, protos in by_header.items():
         headers[header] = _file(header, ('"aclnn/aclnn_base.h"',), [declaration(p) for p in protos])
+        # A toolkit also installs each op header under aclnnop/level2/, and some programs include it there.
+        level2 = header.replace("aclnnop/", "aclnnop/level2/", 1)
+        headers[level2] = _file(level2, (f'"../{header.removeprefix("aclnnop/")}"',), ())
     return headers

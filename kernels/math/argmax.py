@@ -28,6 +28,7 @@ from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.reduce_common import ReduceOpTilingData, pieces, reduce_tiling, reduced_shape
 from emulator.kernels.math.row_common import lines_view
+from emulator.kernels.math.soc_lists import list_by_arch
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -53,6 +54,12 @@ ARGMAX_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_DOUBLE, D.DT_INT8, D.DT_INT16, D
                  D.DT_BF16)  # fmt: skip
 ARGMAX_AIC = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_INT32, D.DT_INT64)
 AICPU_ATTRS = ("Tidx", "output_type")
+
+
+def argmax_dtypes() -> tuple[int, ...]:
+    """GetSupportDtypeList: no bfloat16 on 310P / Ascend910; uint16 joins on the RegBase parts."""
+    older = tuple(d for d in ARGMAX_DTYPES if d != D.DT_BF16)
+    return list_by_arch(ARGMAX_DTYPES, older, (*ARGMAX_DTYPES[:-1], D.DT_UINT16, D.DT_BF16))
 
 
 def first_argmax(x: np.ndarray) -> np.ndarray:
@@ -124,7 +131,7 @@ def aclnnArgMaxGetWorkspaceSize(
     api = "aclnnArgMax"
     check_not_null(api, self=self, out=out)
     assert self is not None and out is not None
-    check_dtype(api, "self", self, ARGMAX_DTYPES)
+    check_dtype(api, "self", self, argmax_dtypes())
     check_rank(api, "self", self)
     check_rank(api, "out", out)
     rank = len(self.view_shape)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from emulator.engine.executor import aclOpExecutor
 from emulator.kernels.math.cast import cast
+from emulator.kernels.math.soc_lists import is_regbase, soc_supports_bf16
 from emulator.kernels.math.sort import sort_along
 from emulator.kernels.math.unary import check_not_private
 from emulator.meta.dtypes import DataType
@@ -22,6 +23,15 @@ from emulator.opdev.checks import check_dtype, check_not_null, check_param, chec
 
 D = DataType
 ARGSORT_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64, D.DT_UINT8, D.DT_BF16)
+ARGSORT_REGBASE = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_BF16, D.DT_UINT8, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64,
+                   D.DT_UINT16, D.DT_UINT32, D.DT_UINT64)  # fmt: skip
+
+
+def argsort_dtypes() -> tuple[int, ...]:
+    """GetDtypeSupportList: by SocVersion (Ascend910B / 910_93 add bfloat16), the RegBase parts their own list."""
+    if soc_supports_bf16():
+        return ARGSORT_DTYPES
+    return ARGSORT_REGBASE if is_regbase() else ARGSORT_DTYPES[:-1]
 
 
 def _check(api: str, self: aclTensor, dim: int, out: aclTensor) -> None:
@@ -31,9 +41,9 @@ def _check(api: str, self: aclTensor, dim: int, out: aclTensor) -> None:
     if rank:
         length = self.view_shape[dim % rank]
         check_param(length <= 2**31 - 1, api, "the dim being sorted can not have more than INT_MAX elements")
-        check_param(not (length == 1 and self.dtype == D.DT_BF16), api,
+        check_param(is_regbase() or not (length == 1 and self.dtype == D.DT_BF16), api,
                     "The sort axis value is not support 1 when input type is BF16.")  # fmt: skip
-    check_dtype(api, "self", self, ARGSORT_DTYPES)
+    check_dtype(api, "self", self, argsort_dtypes())
     check_dtype(api, "out", out, (D.DT_INT64,))
     check_not_private(api, "self", self.view_format)
     check_not_private(api, "out", out.view_format)

@@ -4,17 +4,21 @@ L0 ClipByValueV2(x, clipValueMin, clipValueMax): y = min(max(x, lo), hi), elemen
 hi everywhere, a NaN x stays NaN); AI Core for float16, float32, int32, int64, bfloat16, the AI CPU
 kernel otherwise (int8, int16, uint8, double). The bounds arrive as 0-d host tensors of x's dtype.
 
-L2 (the scalar forms, Atlas A2 / A3 / Ascend910 / 310P — the 950's RegBase promotion is not emulated):
+L2 (the scalar forms; the Ascend 950 (RegBase) differs only in the compute dtype, see below):
 ClampMin / ClampMax / InplaceClampMax first check their one bound for null; then nulls of self and
 out, and "at least one bound" for Clamp (161001); self and out dtypes in the list; out shape == self
 shape; ranks <= 8 (161002). An empty self returns at once. Then the compute dtype is out's:
 CanCast(self, out) (161002), a missing bound becomes the dtype's extreme (±inf for floats, the
 integer limits otherwise), the bounds are converted to out's dtype on the host (a C-style cast), and
-the chain is Contiguous -> Cast(out) -> ClipByValueV2 -> ViewCopy.
+the chain is Contiguous -> Cast(out) -> ClipByValueV2 -> ViewCopy. On the Ascend 950 the compute dtype
+is instead self's dtype combined with the bounds' (a float bound lifts an integer self to float32; the
+result must be castable to out and in the list, 161002), and the result is Cast to out before the
+ViewCopy.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ml_dtypes
@@ -22,13 +26,14 @@ import numpy as np
 
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
-from emulator.engine.tiling import KernelSignature
+from emulator.engine.tiling import KernelSignature, TensorDesc
 from emulator.errors import AclnnParamNullptr, L0StepFailed
 from emulator.kernels.math.cast import NAMES, cast
-from emulator.kernels.math.compare_tensor import soc_list
+from emulator.kernels.math.elementwise import _read, broadcast_shape
 from emulator.kernels.math.fill import scalar_to_tensor
+from emulator.kernels.math.soc_lists import is_regbase, list_v2
 from emulator.kernels.math.unary import check_cast, check_same_shape
-from emulator.meta.dtypes import DataType, numpy_dtype
+from emulator.meta.dtypes import COMPLEX_TYPES, FLOATING_TYPES, DataType, dtype_name, numpy_dtype, promote_type
 from emulator.meta.objects import aclScalar, aclTensor
 from emulator.opdev import (
     OP_INPUT,
@@ -46,7 +51,7 @@ from emulator.opdev import (
     l2_api,
     view_copy,
 )
-from emulator.opdev.checks import check_dtype, check_not_null, check_rank, is_empty
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -54,15 +59,22 @@ CLAMP_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_INT32, D.DT_INT64, D.DT_INT16, D.
 CLIP_AICORE = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_INT32, D.DT_INT64, D.DT_BF16)
 
 
+def clamp_dtypes() -> tuple[int, ...]:
+    """GetDtypeSupportList: bfloat16 joins on the A2 / A3 and RegBase parts."""
+    return list_v2((*CLAMP_DTYPES, D.DT_BF16), CLAMP_DTYPES)
+
+
 @dataclass(frozen=True, slots=True)
 class ClipAttrs(KernelAttrs):
-    """What a ClipByValueV2 binary has baked in: x's dtype (the bounds and y share it)."""
+    """What a ClipByValueV2 binary has baked in: x's dtype (the bounds and y share it) and the four shapes
+    (the AI Core kernel broadcasts x and the bounds to y; the scalar forms pass 0-d bounds)."""
 
     dtype: np.dtype
+    shapes: tuple[tuple[int, ...], ...]
 
     @classmethod
     def of(cls, signature: KernelSignature) -> ClipAttrs:
-        return cls(signature.dtypes[0])
+        return cls(signature.dtypes[0], tuple(signature.shapes))
 
 
 def clip_kernel(ctx: BlockContext[ClipAttrs], x: np.ndarray, lo: np.ndarray, hi: np.ndarray, y: np.ndarray) -> None:
@@ -70,14 +82,15 @@ def clip_kernel(ctx: BlockContext[ClipAttrs], x: np.ndarray, lo: np.ndarray, hi:
     start, stop = block_range(ctx.tiling, ctx.block_idx)
     if start >= stop:
         return
-    dtype = ctx.attrs.dtype
-    xs, dest = x.view(dtype)[start:stop], y.view(dtype)[start:stop]
+    dtype, (sx, slo, shi, sy) = ctx.attrs.dtype, ctx.attrs.shapes
+    xs, low, high = (_read(buf, dtype, shape, sy, start, stop) for buf, shape in ((x, sx), (lo, slo), (hi, shi)))
+    dest = y.view(dtype)[start:stop]
     if dtype == BF16:  # widened exactly to float32, selected there, narrowed back exactly
-        low, high = lo.view(dtype)[0].astype(np.float32), hi.view(dtype)[0].astype(np.float32)
-        dest[...] = np.minimum(np.maximum(xs.astype(np.float32), low), high).astype(dtype)
+        wide = np.float32
+        dest[...] = np.minimum(np.maximum(xs.astype(wide), low.astype(wide)), high.astype(wide)).astype(dtype)
         return
-    np.maximum(xs, lo.view(dtype)[0], out=dest)  # two passes, in place, as numpy's own clip makes them
-    np.minimum(dest, hi.view(dtype)[0], out=dest)
+    np.maximum(xs, low, out=dest)  # two passes, in place, as numpy's own clip makes them
+    np.minimum(dest, high, out=dest)
 
 
 def clip_tiling(ctx: TilingContext) -> TilingResult:
@@ -86,9 +99,26 @@ def clip_tiling(ctx: TilingContext) -> TilingResult:
     return elementwise_tiling(ctx, out.numel, 4)
 
 
+def clip_shape(*shapes: Sequence[int]) -> tuple[int, ...] | None:
+    """The broadcast of x's and the bounds' shapes; None when they do not broadcast."""
+    shape: tuple[int, ...] | None = ()
+    for each in shapes:
+        shape = None if shape is None else broadcast_shape(shape, each)
+    return shape
+
+
+def infer_clip(inputs: Sequence[TensorDesc | None], attrs: Sequence[object]) -> list[tuple[int, ...]]:
+    """InferShape of ClipByValueV2 (AI Core): the broadcast of x and the two bounds."""
+    shape = clip_shape(*(desc.view_shape for desc in inputs if desc is not None))
+    if shape is None:
+        raise ValueError("shapes do not broadcast")
+    return [shape]
+
+
 CLIP_BY_VALUE = OpImpl(
     "ClipByValueV2", clip_kernel, clip_tiling, input_names=("x", "clip_value_min", "clip_value_max"),
-    bins=tuple(BinSpec((NAMES[d],) * 3, (NAMES[d],)) for d in CLIP_AICORE), kernel_attrs=ClipAttrs.of,
+    infer_shape=infer_clip, bins=tuple(BinSpec((NAMES[d],) * 3, (NAMES[d],)) for d in CLIP_AICORE),
+    kernel_attrs=ClipAttrs.of,
 )  # fmt: skip
 CLIP_BY_VALUE_AICPU = OpImpl(
     "ClipByValueV2", clip_kernel, clip_tiling, engine=Engine.AICPU,
@@ -97,10 +127,15 @@ CLIP_BY_VALUE_AICPU = OpImpl(
 
 
 def clip_by_value_l0(x: aclTensor, lo: aclTensor, hi: aclTensor, executor: aclOpExecutor) -> aclTensor:
-    """l0op::ClipByValueV2: output of x's shape and dtype."""
-    out = executor.alloc_tensor(x.view_shape, x.dtype)
+    """l0op::ClipByValueV2: output of x's dtype; AI Core broadcasts x and the bounds, AI CPU keeps x's
+    shape (the L2 broadcast its inputs beforehand)."""
+    aicore = x.dtype in CLIP_AICORE
+    shape = clip_shape(x.view_shape, lo.view_shape, hi.view_shape) if aicore else x.view_shape
+    if shape is None:
+        raise L0StepFailed("ClipByValueV2", "infershape failed.")
+    out = executor.alloc_tensor(shape, x.dtype)
     groups = (OP_INPUT(x, lo, hi), OP_OUTPUT(out))
-    if x.dtype in CLIP_AICORE:
+    if aicore:
         status = add_to_launcher_list_aicore(executor, CLIP_BY_VALUE, *groups)
     else:
         status = add_to_launcher_list_aicpu(executor, CLIP_BY_VALUE_AICPU, (), *groups)
@@ -109,7 +144,7 @@ def clip_by_value_l0(x: aclTensor, lo: aclTensor, hi: aclTensor, executor: aclOp
     return out
 
 
-def _bound(value: aclScalar | None, dtype: int, upper: bool, executor: aclOpExecutor) -> aclTensor:
+def bound_tensor(value: aclScalar | None, dtype: int, upper: bool, executor: aclOpExecutor) -> aclTensor:
     """NormalizeMax/MinScalar then ConvertToTensor: the given bound, or the dtype's extreme."""
     if value is None:
         target = numpy_dtype(dtype)
@@ -125,6 +160,44 @@ def _bound(value: aclScalar | None, dtype: int, upper: bool, executor: aclOpExec
     return scalar_to_tensor(value, dtype, executor)
 
 
+def _scalar_default(dtype: int) -> int:
+    """GetScalarDefaultDtype: complex64 for a complex scalar, float32 for a floating one, else its own."""
+    if dtype in COMPLEX_TYPES:
+        return int(D.DT_COMPLEX64)
+    return int(D.DT_FLOAT) if dtype in FLOATING_TYPES else dtype
+
+
+def _combine(higher: int, lower: int) -> int:
+    """CombineCategoriesWithComplex(tensor dtype, scalar dtype): the tensor's category wins unless the scalar's
+    is higher (complex over real, floating over integral / bool)."""
+    if higher in COMPLEX_TYPES:
+        return higher
+    if lower in COMPLEX_TYPES:
+        complex_of: dict[int, int] = {D.DT_BF16: D.DT_COMPLEX64, D.DT_FLOAT16: D.DT_COMPLEX32,
+                                      D.DT_FLOAT: D.DT_COMPLEX64, D.DT_DOUBLE: D.DT_COMPLEX128}  # fmt: skip
+        return int(complex_of.get(higher, D.DT_UNDEFINED)) if higher in FLOATING_TYPES else lower
+    if higher in FLOATING_TYPES:
+        return higher
+    if higher == D.DT_BOOL or lower in FLOATING_TYPES:
+        return promote_type(higher, lower)
+    return higher if higher != D.DT_UNDEFINED else lower
+
+
+def regbase_promote(api: str, self_dtype: int, lo: aclScalar | None, hi: aclScalar | None, out_dtype: int) -> int:
+    """ClampPromoteType (the RegBase parts): self's dtype combined with the bounds' default dtypes; it must be
+    castable to out and lie in the support list."""
+    bounds = [_scalar_default(b.dtype) for b in (lo, hi) if b is not None]
+    scalar = bounds[0] if len(bounds) == 1 else promote_type(bounds[0], bounds[1])
+    promoted = _combine(self_dtype, scalar)
+    check_param(promoted != D.DT_UNDEFINED, api, "promote type fail.")
+    check_cast(api, promoted, out_dtype)
+    supported = clamp_dtypes()
+    listed = ", ".join(dtype_name(d) for d in supported)
+    message = f"promote dtype not implemented for {dtype_name(promoted)}, should be in dtype support list [{listed}]."
+    check_param(promoted in supported, api, message)
+    return promoted
+
+
 def clamp_common(
     api: str, self: aclTensor | None, lo: aclScalar | None, hi: aclScalar | None, out: aclTensor | None
 ) -> tuple[int, aclOpExecutor, int]:
@@ -132,9 +205,9 @@ def clamp_common(
     check_not_null(api, self=self, out=out)
     assert self is not None and out is not None
     if lo is None and hi is None:
-        message = f"{api}: at least one of clipValueMin and clipValueMax must not be a null pointer."
+        message = f"{api}: clamp: At least one of 'min' or 'max' must not be None."
         raise AclnnParamNullptr(message, param="clipValueMin")
-    supported = soc_list(CLAMP_DTYPES)
+    supported = clamp_dtypes()
     check_dtype(api, "self", self, supported)
     check_dtype(api, "out", out, supported)
     check_same_shape(api, self, out)
@@ -144,11 +217,16 @@ def clamp_common(
         executor = unique.get()
         if is_empty(self):
             return unique.release(0)
-        check_cast(api, self.dtype, out.dtype)
-        dtype = out.dtype
-        low, high = _bound(lo, dtype, False, executor), _bound(hi, dtype, True, executor)
+        regbase = is_regbase()
+        if regbase:
+            dtype = regbase_promote(api, self.dtype, lo, hi, out.dtype)
+        else:
+            check_cast(api, self.dtype, out.dtype)
+            dtype = out.dtype
+        low, high = bound_tensor(lo, dtype, False, executor), bound_tensor(hi, dtype, True, executor)
         x = cast(contiguous(self, executor), dtype, executor)
-        view_copy(clip_by_value_l0(x, low, high, executor), out, executor)
+        result = clip_by_value_l0(x, low, high, executor)
+        view_copy(cast(result, out.dtype, executor) if regbase else result, out, executor)
         return unique.release(executor.get_workspace_size())
 
 

@@ -28,6 +28,7 @@ from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.reduce_common import acc_dtype
 from emulator.kernels.math.row_common import block_lines, lines_view, row_tiling
+from emulator.kernels.math.soc_lists import list_by_arch
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -52,6 +53,11 @@ CUMSUM_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_INT32, D.DT_DOUBLE, D.DT_UINT8, 
                  D.DT_COMPLEX64, D.DT_COMPLEX128, D.DT_BF16)  # fmt: skip
 CUMSUM_AIC = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16, D.DT_INT32)
 ATTR_NAMES = ("exclusive", "reverse")
+
+
+def cumsum_dtypes() -> tuple[int, ...]:
+    """GetSupportDtypeList: bfloat16 on A2 / A3 and RegBase, not on 310P / Ascend910."""
+    return list_by_arch(CUMSUM_DTYPES, CUMSUM_DTYPES[:-1])
 
 
 def scan(x: np.ndarray, exclusive: bool, reverse: bool) -> np.ndarray:
@@ -143,7 +149,7 @@ def aclnnCumsumGetWorkspaceSize(
     api = "aclnnCumsum"
     check_not_null(api, self=self, out=out)
     assert self is not None and out is not None
-    check_dtype(api, "out", out, CUMSUM_DTYPES)
+    check_dtype(api, "out", out, cumsum_dtypes())
     check_param(out.dtype == dtype, api, f"out dtype {out.dtype} must match dtype {dtype}.")
     _check_shape_and_dim(api, self, int(dim), out)
     return _graph(self, int(dim), False, False, out)
@@ -158,8 +164,8 @@ def aclnnCumsumV2GetWorkspaceSize(
     api = "aclnnCumsumV2"
     check_not_null(api, self=self, out=out)
     assert self is not None and out is not None
-    check_dtype(api, "self", self, CUMSUM_DTYPES)
-    check_dtype(api, "out", out, CUMSUM_DTYPES)
+    check_dtype(api, "self", self, cumsum_dtypes())
+    check_dtype(api, "out", out, cumsum_dtypes())
     check_param(self.dtype == out.dtype, api, "self and out must have the same dtype.")
     _check_shape_and_dim(api, self, int(dim), out)
     return _graph(self, int(dim), bool(exclusive), bool(reverse), out)

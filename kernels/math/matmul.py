@@ -72,7 +72,7 @@ BASE_N = 256
 BASE_K_BYTES = 128
 HF32_DROP_BITS = 12  # float32 keeps 23 mantissa bits, HF32 11
 MIN_CORE_MACS = 1 << 30  # a block is one host BLAS call: smaller ones cost more than the split saves
-_BLAS = threading.Lock()  # numpy's BLAS already runs on every host core: blocks take turns
+BLAS_LOCK = threading.Lock()  # numpy's BLAS already runs on every host core: blocks take turns
 
 
 class MatmulTilingData(ctypes.Structure):
@@ -238,10 +238,10 @@ def matmul_kernel(ctx: BlockContext[MatmulAttrs], x1: np.ndarray, x2: np.ndarray
     y3 = y.view(dy)[: data.batch * data.M * data.N].reshape(data.batch, data.M, data.N)
     out = y3[b_lo:b_hi, m_rng, n_rng]
     if dy == F32:
-        with _BLAS:
+        with BLAS_LOCK:
             np.matmul(a, b, out=out)
     else:
-        with _BLAS:
+        with BLAS_LOCK:
             result = np.matmul(a, b)
         out[...] = result.astype(dy)
 
@@ -352,7 +352,7 @@ def _matmul(api: str, self: aclTensor | None, mat2: aclTensor | None, out: aclTe
             with l0_label("Fill"):
                 view_copy(fill_l0(tuple(out.view_shape), 0.0, out.dtype, executor), out, executor)
             return unique.release(executor.get_workspace_size())
-        result = _matmul_chain(self, mat2, out, mode, a2, b2, kernel_shape, executor)
+        result = matmul_chain(self, mat2, out, mode, a2, b2, kernel_shape, executor)
         if result.view_shape != out.view_shape:
             result = reshape_view(executor, result, tuple(out.view_shape))
         with l0_label("ViewCopy"):
@@ -360,7 +360,7 @@ def _matmul(api: str, self: aclTensor | None, mat2: aclTensor | None, out: aclTe
         return unique.release(executor.get_workspace_size())
 
 
-def _matmul_chain(
+def matmul_chain(
     self: aclTensor, mat2: aclTensor, out: aclTensor, mode: int, a2: tuple[int, ...], b2: tuple[int, ...],
     kernel_shape: tuple[int, ...], executor: aclOpExecutor,
 ) -> aclTensor:  # fmt: skip

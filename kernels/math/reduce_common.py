@@ -170,6 +170,13 @@ class ReduceOpTilingData(ctypes.Structure):
         ("meanVar", ctypes.c_float),  # 1 / R for ReduceMean
     ]
 
+    def ub_bytes(self, itemsizes: Sequence[int]) -> int:
+        """The least UB a kernel walking these tiles allocates: one input tile of ubFactorA x ubFactorR
+        elements (no more than a core holds) of the smallest element size it handles, double buffered."""
+        kept = min(int(self.ubFactorA), int(self.factorACntPerCore))
+        tile = kept * min(int(self.ubFactorR), int(self.factorRTotalCnt))
+        return max(tile, 0) * min(itemsizes, default=1) * DOUBLE_BUFFER
+
 
 def _needs_fp32(dtype: int) -> bool:
     return dtype in (D.DT_FLOAT16, D.DT_BF16)

@@ -29,3 +29,17 @@ def list_v2(a2: Sequence[int], other: Sequence[int]) -> tuple[int, ...]:
 def soc_supports_bf16() -> bool:
     """The ops' CheckSocVersionIsSupportBf16: the SoC version lies between Ascend910B and Ascend910E."""
     return current_l2().op.soc.short_soc_version in BF16_SOCS
+
+
+def is_regbase() -> bool:
+    """IsRegBase(): the Ascend 950 parts (arch35)."""
+    return current_l2().op.soc.npu_arch == DAV_3510
+
+
+def list_by_arch(a2: Sequence[int], older: Sequence[int], regbase: Sequence[int] | None = None) -> tuple[int, ...]:
+    """A support list chosen by NpuArch: ``a2`` on DAV_2201 (A2 / A3), ``regbase`` on the RegBase parts (``a2``
+    when the op gives them no list of their own), ``older`` on the rest (310P, Ascend910)."""
+    arch = current_l2().op.soc.npu_arch
+    if arch == DAV_3510:
+        return tuple(a2 if regbase is None else regbase)
+    return tuple(a2) if arch == DAV_2201 else tuple(older)

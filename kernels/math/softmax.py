@@ -14,7 +14,7 @@ float16 / bfloat16 compute in float32 and round once.
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -61,6 +61,12 @@ class SoftmaxV2TilingData(ctypes.Structure):
         ("ubFactorR", ctypes.c_int64),  # softmax-axis elements per UB tile (< colNum: the three-pass template)
         ("coreNum", ctypes.c_int64),
     ]
+
+    def ub_bytes(self, itemsizes: Sequence[int]) -> int:
+        """The least UB a kernel walking these tiles allocates: ubFormer rows (no more than a core holds)
+        of ubFactorR softmax-axis elements of the smallest element size it handles, double buffered."""
+        tile = min(int(self.ubFormer), int(self.blockFormer)) * min(int(self.ubFactorR), int(self.colNum))
+        return max(tile, 0) * min(itemsizes, default=1) * DOUBLE_BUFFER
 
 
 def softmax_tiling(ctx: TilingContext) -> TilingResult:

@@ -34,6 +34,7 @@ from emulator.kernels.math.cast import cast
 from emulator.kernels.math.permute import transpose_l0
 from emulator.kernels.math.reduce_common import fill_l0
 from emulator.kernels.math.row_common import block_lines, lines_view, row_tiling
+from emulator.kernels.math.soc_lists import is_regbase
 from emulator.kernels.math.zero import zeros_like_l0
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
@@ -62,6 +63,8 @@ SELF_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_BF16, D.DT_UINT8, D.DT_INT8, D.DT_
 VALUES_DTYPES = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_DOUBLE, D.DT_UINT8, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64,
                  D.DT_BF16, D.DT_BOOL)  # fmt: skip
 SORT_AIC = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)
+SORT_REGBASE = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_BF16, D.DT_UINT8, D.DT_INT8, D.DT_INT16, D.DT_INT32, D.DT_INT64,
+                D.DT_UINT16, D.DT_UINT32, D.DT_UINT64, D.DT_BOOL)  # fmt: skip
 ATTR_NAMES = ("axis", "descending", "stable")
 MAX_DIMS = 8
 
@@ -136,12 +139,12 @@ def sort_l0(x: aclTensor, descending: bool, stable: bool, executor: aclOpExecuto
     answered without a kernel; AI Core for float32 / float16 / bfloat16 with a last axis longer than 1."""
     if not x.view_shape:
         return _zero_dim_sort(x, x.dtype, D.DT_INT32, executor)
-    if x.view_shape[-1] == 1 and x.dtype == D.DT_BF16:
+    if x.view_shape[-1] == 1 and x.dtype == D.DT_BF16 and not is_regbase():  # the RegBase Sort takes it
         raise L0StepFailed("Sort", "the sort axis value is not support 1 when input type is BF16")
     values = executor.alloc_tensor(x.view_shape, x.dtype)
     indices = executor.alloc_tensor(x.view_shape, D.DT_INT32)
     io = (OP_INPUT(x), OP_OUTPUT(values, indices), OP_ATTR(Int64(-1), Bool(descending), Bool(stable)))
-    if x.dtype in SORT_AIC and x.view_shape[-1] != 1:
+    if x.dtype in SORT_AIC and (x.view_shape[-1] != 1 or is_regbase()):
         status = add_to_launcher_list_aicore(executor, SORT, *io)
     else:
         status = add_to_launcher_list_aicpu(executor, SORT_AICPU, ATTR_NAMES, *io)
@@ -190,8 +193,9 @@ def _fold_shape(shape: Sequence[int], dim: int) -> tuple[tuple[int, ...], int]:
 
 
 def _check(api: str, self: aclTensor, dim: int, values: aclTensor, indices: aclTensor) -> None:
-    check_dtype(api, "self", self, SELF_DTYPES)
-    check_dtype(api, "valuesOut", values, VALUES_DTYPES)
+    regbase = is_regbase()  # the RegBase parts check self and valuesOut against one list of their own
+    check_dtype(api, "self", self, SORT_REGBASE if regbase else SELF_DTYPES)
+    check_dtype(api, "valuesOut", values, SORT_REGBASE if regbase else VALUES_DTYPES)
     check_dtype(api, "indicesOut", indices, (D.DT_INT64,))
     rank = len(self.view_shape)
     low, high = min(-rank, rank - 1), max(-rank, rank - 1)

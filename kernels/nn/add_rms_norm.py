@@ -46,6 +46,7 @@ from emulator.opdev import (
     view_copy,
 )
 from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
+from emulator.opdev.l2 import current_l2
 
 D = DataType
 F32 = np.dtype(np.float32)
@@ -125,7 +126,9 @@ def add_rms_norm_l0(x1: aclTensor, x2: aclTensor, gamma: aclTensor, epsilon: flo
 
 def _check(api: str, x1: aclTensor, x2: aclTensor, gamma: aclTensor, y: aclTensor, rstd: aclTensor | None,
            x: aclTensor | None, mode: int) -> None:  # fmt: skip
-    allowed = NORMAL if mode == ADD else EXTENDED
+    allowed: tuple[int, ...] = NORMAL if mode == ADD else EXTENDED
+    if current_l2().op.soc.short_soc_version == "Ascend310P":  # IsSocVersion310P: no bfloat16
+        allowed = (D.DT_FLOAT, D.DT_FLOAT16) if mode == ADD else (D.DT_FLOAT16,)
     for name, t in (("x1", x1), ("x2", x2), ("gamma", gamma)):
         check_dtype(api, name, t, allowed)
     check_param(x2.dtype == x1.dtype and gamma.dtype == x1.dtype, api, "x1, x2 and gamma must have the same dtype.")

@@ -22,6 +22,7 @@ from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
 from emulator.errors import L0StepFailed
+from emulator.kernels.math.soc_lists import list_by_arch
 from emulator.kernels.nn.glu_common import block_rows, glu_tiling, half_view, split_view
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
@@ -121,7 +122,7 @@ def _dim_size(t: aclTensor, axis: int) -> int:
 
 def _check(api: str, self: aclTensor, dim: int, approximate: int, out: aclTensor, out_gelu: aclTensor) -> None:
     for name, t in (("self", self), ("out", out), ("outGelu", out_gelu)):
-        check_dtype(api, name, t, GEGLU_DTYPES)
+        check_dtype(api, name, t, list_by_arch(GEGLU_DTYPES, (D.DT_FLOAT16, D.DT_FLOAT)))
     if not is_empty(self) and self.view_shape:
         check_dtype(api, "out", out, (self.dtype,))
         check_dtype(api, "outGelu", out_gelu, (self.dtype,))

@@ -27,6 +27,7 @@ from emulator.engine.tiling import KernelSignature
 from emulator.errors import L0StepFailed
 from emulator.kernels.math.reduce_common import fill_l0
 from emulator.kernels.math.row_common import block_lines, lines_view, row_tiling
+from emulator.kernels.math.soc_lists import list_by_arch
 from emulator.kernels.math.zero import zeros_like_l0
 from emulator.meta.dtypes import DataType
 from emulator.meta.formats import is_private_format
@@ -122,7 +123,7 @@ def group_norm_silu_l0(x: aclTensor, gamma: aclTensor, beta: aclTensor, groups: 
 
 def _check(api: str, self: aclTensor, gamma: aclTensor | None, beta: aclTensor | None, n: int, c: int, hw: int,
            group: int, eps: float, out: aclTensor, mean: aclTensor, rstd: aclTensor) -> None:  # fmt: skip
-    check_dtype(api, "self", self, GROUP_NORM_DTYPES)
+    check_dtype(api, "self", self, list_by_arch(GROUP_NORM_DTYPES, (D.DT_FLOAT16, D.DT_FLOAT)))
     for name, t in (("gamma", gamma), ("beta", beta), ("out", out), ("meanOut", mean), ("rstdOut", rstd)):
         if t is not None:
             check_dtype(api, name, t, (self.dtype,))

@@ -1,7 +1,8 @@
 """aclnnNorm: the p-norm of self over ``dim`` (every axis when ``dim`` is empty).
 
 L2 as the real op is written for A2 (ops-nn norm/lp_norm_v2, aclnn_norm): null self / pScalar / dim
-/ out (161001); self and out must promote (161002; the dtype lists are checked on Ascend 950 only);
+/ out (161001); self and out must promote (161002; on the Ascend 950 self and out must also be float32 /
+float16 / bfloat16 and the promoted dtype castable to out, checked first and last);
 every dim in [-r, r-1] and none repeated; ranks <= 8; out of the reduced shape (161002). An empty
 self fills out with 0. Otherwise p is read as a float with +-inf (or a value within 1e-6 of
 INT_MAX / INT_MIN) becoming INT_MAX / INT_MIN, then Contiguous and one LpNormV2 (AI Core; attrs
@@ -25,6 +26,7 @@ from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tiling import KernelSignature
 from emulator.errors import L0StepFailed
+from emulator.kernels.math.binary_common import to_float
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.reduce_common import (
     ReduceOpTilingData,
@@ -36,6 +38,8 @@ from emulator.kernels.math.reduce_common import (
     reduce_tiling,
     reduced_shape,
 )
+from emulator.kernels.math.soc_lists import is_regbase
+from emulator.kernels.math.unary import check_cast
 from emulator.meta.dtypes import DataType, promote_type
 from emulator.meta.objects import aclIntArray, aclScalar, aclTensor
 from emulator.opdev import (
@@ -52,9 +56,10 @@ from emulator.opdev import (
     l2_api,
     view_copy,
 )
-from emulator.opdev.checks import check_not_null, check_param, check_rank, is_empty
+from emulator.opdev.checks import check_dtype, check_not_null, check_param, check_rank, is_empty
 
 D = DataType
+REGBASE_DTYPES = (D.DT_FLOAT, D.DT_FLOAT16, D.DT_BF16)
 INT_MAX_F = float(np.float32(2**31 - 1))
 INT_MIN_F = float(np.float32(-(2**31)))
 DIRECT: dict[int, tuple[int, ...]] = {
@@ -154,8 +159,15 @@ def lp_norm_v2_l0(x: aclTensor, out_dtype: int, p: float, axes: list[int], keepd
 
 
 def _check(api: str, self: aclTensor, dims: list[int], keepdim: bool, out: aclTensor) -> list[int]:
-    check_param(promote_type(self.dtype, out.dtype) != D.DT_UNDEFINED, api,
+    regbase = is_regbase()
+    if regbase:  # CheckDtypeValid runs on the RegBase parts only
+        check_dtype(api, "self", self, REGBASE_DTYPES)
+        check_dtype(api, "out", out, REGBASE_DTYPES)
+    promoted = promote_type(self.dtype, out.dtype)
+    check_param(promoted != D.DT_UNDEFINED, api,
                 f"Input dtype {self.dtype} and output dtype {out.dtype} can not promote dtype.")  # fmt: skip
+    if regbase:
+        check_cast(api, promoted, out.dtype)
     r = max(len(self.view_shape), 1)
     wrapped = []
     for d in dims:
@@ -188,7 +200,7 @@ def aclnnNormGetWorkspaceSize(
                 view_copy(fill_l0(out.view_shape, 0, out.dtype, executor), out, executor)
             return unique.release(executor.get_workspace_size())
         x = contiguous(self, executor)
-        p = p_value(pScalar)
+        p = to_float(pScalar) if is_regbase() else p_value(pScalar)  # the 950 reads p as it is
         if out.dtype in DIRECT.get(self.dtype, ()):
             result = lp_norm_v2_l0(x, out.dtype, p, dims, bool(keepdim), executor)
         else:

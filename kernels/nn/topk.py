@@ -35,6 +35,7 @@ from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.permute import transpose_l0
 from emulator.kernels.math.row_common import block_lines, lines_view, row_tiling
+from emulator.kernels.math.soc_lists import list_by_arch
 from emulator.kernels.math.sort import sort_lines, swap_last
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
@@ -62,6 +63,13 @@ D = DataType
 TOPK_DTYPES = (D.DT_FLOAT, D.DT_INT32, D.DT_INT64, D.DT_FLOAT16, D.DT_INT16, D.DT_INT8, D.DT_UINT8, D.DT_DOUBLE,
                D.DT_BF16)  # fmt: skip
 TOPK_AIC = (D.DT_FLOAT16, D.DT_FLOAT, D.DT_BF16)
+
+
+def topk_dtypes() -> tuple[int, ...]:
+    """GetDtypeSupportList: bfloat16 on A2 / A3, bfloat16 and the unsigned types on RegBase, neither elsewhere."""
+    return list_by_arch(TOPK_DTYPES, TOPK_DTYPES[:-1], (*TOPK_DTYPES, D.DT_UINT64, D.DT_UINT16, D.DT_UINT32))
+
+
 SMALL_K = 8  # 0 < k < SMALL_K on the last axis: the two-step path
 PARALLEL_K = 32
 AICPU_ATTRS = ("sorted", "largest", "dim")
@@ -223,7 +231,7 @@ def _check(api: str, self: aclTensor, k: int, dim: int, values: aclTensor, indic
     size = self.view_shape[dim % rank] if rank else 1
     check_param(0 <= k <= size, api, f"Selected index k out of range (max num of self.size({rank}) is {size}, "
                 f"but k is {k})")  # fmt: skip
-    check_dtype(api, "self", self, TOPK_DTYPES)
+    check_dtype(api, "self", self, topk_dtypes())
     check_dtype(api, "valuesOut", values, (self.dtype,))
     check_dtype(api, "indicesOut", indices, (D.DT_INT64,))
     check_rank(api, "self", self)

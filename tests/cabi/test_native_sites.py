@@ -32,6 +32,12 @@ int main(void) {
     aclTensor *t = make(q);
     aclDestroyTensor(t); /* FIRST */
     aclDestroyTensor(t); /* SECOND */
+    aclTensor *u = make(q);
+    int64_t *dims = 0;
+    uint64_t rank = 0;
+    int stale = aclGetViewShape(t, &dims, &rank); /* STALE */
+    printf("reused=%d stale=%d\n", u == t, stale);
+    aclDestroyTensor(u);
     aclrtFree(q);
     aclrtResetDevice(0);
     printf("done\n");
@@ -80,6 +86,19 @@ def test_double_destroy_names_the_c_lines(sdk: Sdk, leak_c: Path, tmp_path: Path
     assert f"leak.c:{line_of('SECOND')}" in line
     assert "created=" in line and f"leak.c:{line_of('CREATE')}" in line
     assert "destroyed=" in line and f"leak.c:{line_of('FIRST')}" in line
+
+
+def test_a_destroyed_handle_stays_a_use_after_destroy(sdk: Sdk, leak_c: Path, tmp_path: Path) -> None:
+    """A tensor created after a destroy gets a new address, so the old pointer is still recognised: the report
+    names the C lines of the use, the creation and the destruction; the getter returns what the real one does
+    on freed memory (0, it reads the stale fields), since a report never changes a status."""
+    program = build(sdk, leak_c, "-g")
+    done = run(program, environment(sdk, tmp_path, ASCEND_SLOG_PRINT_TO_STDOUT="1"))
+    assert done.returncode == 0, done.stderr
+    assert "reused=0 stale=0" in done.stdout, done.stdout
+    line = next(text for text in done.stdout.splitlines() if "use after destroy" in text)
+    assert f"leak.c:{line_of('STALE')}" in line and f"leak.c:{line_of('CREATE')}" in line, line
+    assert f"leak.c:{line_of('FIRST')}" in line, line
 
 
 def test_without_debug_info_the_site_is_function_and_offset(sdk: Sdk, leak_c: Path, tmp_path: Path) -> None:

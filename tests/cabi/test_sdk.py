@@ -18,6 +18,8 @@ def test_tree_has_the_pinned_layout(sdk: Sdk) -> None:
         assert (sdk.include / header).is_file(), header
     for library in STANDARD:
         assert (sdk.lib64 / library).is_file(), library
+    ops = sorted(p.name for p in (sdk.include / "aclnnop").glob("aclnn_*.h"))
+    assert ops and sorted(p.name for p in (sdk.include / "aclnnop" / "level2").glob("*.h")) == ops  # as installed
     assert (sdk.prefix / "set_env.sh").read_text().count("export ") >= 6
     smi = subprocess.run([str(sdk.prefix / "bin" / "npu-smi"), "info"], capture_output=True, text=True)
     assert smi.stdout.splitlines()[6].split()[2] == "910B2"  # row 7, column 3, as llama.cpp's CMake reads it
@@ -31,6 +33,32 @@ def test_every_header_compiles_as_c_and_cxx(sdk: Sdk, tmp_path: Path) -> None:
     for compiler, std in (("cc", "-std=c11"), ("g++", "-std=c++17")):
         args = [compiler, std, "-x", "c" if compiler == "cc" else "c++", "-Wall", "-Werror", "-fsyntax-only",
                 f"-I{sdk.include}", f"-I{sdk.include / 'aclnn'}", str(source)]  # fmt: skip
+        done = subprocess.run(args, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+
+
+REAL_VALUES = {  # a sample of the documented API's values: dtypes, formats, copy kinds, policies, statuses
+    "ACL_FLOAT16": 1, "ACL_INT64": 9, "ACL_COMPLEX64": 16, "ACL_BF16": 27, "ACL_HIFLOAT8": 34,
+    "ACL_FORMAT_ND": 2, "ACL_FORMAT_NC1HWC0": 3, "ACL_FORMAT_FRACTAL_NZ": 29,
+    "ACL_MEMCPY_DEVICE_TO_HOST": 2, "ACL_MEMCPY_DEFAULT": 4, "ACL_MEM_MALLOC_NORMAL_ONLY": 2,
+    "ACL_SUCCESS": 0, "ACL_ERROR_INVALID_PARAM": 100000, "ACL_ERROR_RT_MEMORY_ALLOCATION": 207001,
+    "ACLNN_SUCCESS": 0, "ACLNN_ERR_PARAM_NULLPTR": 161001, "ACLNN_ERR_PARAM_INVALID": 161002,
+    "ACLNN_ERR_INNER_NULLPTR": 561103,
+}  # fmt: skip
+
+
+def test_enums_and_statuses_have_the_real_values(sdk: Sdk, tmp_path: Path) -> None:
+    """Checked by the compiler itself (static assertions), as C11 and as C++17."""
+    source = tmp_path / "values.c"
+    checks = "".join(f'STATIC_ASSERT({name} == {value}, "{name}");\n' for name, value in REAL_VALUES.items())
+    source.write_text(
+        '#include "acl/acl.h"\n#include "aclnn/acl_meta.h"\n#include "aclnn/aclnn_base.h"\n'
+        "#ifdef __cplusplus\n#define STATIC_ASSERT static_assert\n#else\n#define STATIC_ASSERT _Static_assert\n#endif\n"
+        f"{checks}int main(void) {{ return 0; }}\n"
+    )
+    for compiler, std, lang in (("cc", "-std=c11", "c"), ("g++", "-std=c++17", "c++")):
+        includes = [f"-I{sdk.include}", f"-I{sdk.include / 'aclnn'}"]
+        args = [compiler, std, "-x", lang, "-fsyntax-only", *includes, str(source)]
         done = subprocess.run(args, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
 
@@ -67,13 +95,24 @@ int main(void) {
     int got = aclrtGetDevice(&devices[0]);
     printf("%d %d\n", set, got);
     printf("%d\n", devices[0]);
+    static const char rodata[64] = "a constant: the loader maps it read-only";
+    void *d = NULL;
+    aclrtMalloc(&d, 64, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemset(d, 64, 0, 64);
+    int wild = aclrtMemcpy(d, 64, (void *)16, 64, ACL_MEMCPY_HOST_TO_DEVICE);  /* the null page: 107000 */
+    msg = aclGetRecentErrMsg();
+    int readonly = aclrtMemcpy((void *)rodata, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST); /* not writable: 107000 */
+    printf("%d %d %d %s\n", wild, readonly, aclrtMemcpy(NULL, 0, NULL, 0, ACL_MEMCPY_HOST_TO_DEVICE),
+           msg && strstr(msg, "0x10") ? "message" : "no message");
+    aclrtFree(d);
     return 0;
 }
 """
 
 
 def test_statuses_and_messages_cross_into_c(sdk: Sdk, tmp_path: Path) -> None:
-    """Null out-pointers get the real status in C, failures their status and aclGetRecentErrMsg text."""
+    """Null out-pointers get the real status in C, failures their status and aclGetRecentErrMsg text; a copy's
+    host pointer in the null page or in read-only memory is refused (107000) instead of crashing the program."""
     source = tmp_path / "status.c"
     source.write_text(STATUS_PROGRAM)
     program = compile_program(sdk, source, tmp_path / "status", "opapi", "ascendcl", "nnopbase", cxx=False)
@@ -85,6 +124,7 @@ def test_statuses_and_messages_cross_into_c(sdk: Sdk, tmp_path: Path) -> None:
     assert lines[2].split()[:2] == ["161001", "7"]  # the out-values of a failed call are untouched
     assert lines[3] == "100000" and lines[4] == "message"
     assert lines[5] == "0 0" and lines[6] == "0"
+    assert lines[7] == "107000 107000 0 message"  # host pointers are checked, never dereferenced blindly
 
 
 LEAK_PROGRAM = r"""

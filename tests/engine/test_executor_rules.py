@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import sys
 import threading
+import warnings
 from typing import Any
 
 import numpy as np
 import pytest
 
-from emulator import acl, aclnn, process
+from emulator import acl, aclnn, npu, process
 from emulator.engine.executor import aclOpExecutor
 
 NULLPTR = 161001
@@ -307,3 +308,16 @@ def test_empty_tensor_shortcut_launches_nothing(npu: Any) -> None:
     assert npu.run(aclnn.aclnnAdd, ws, executor) == 0
     np.testing.assert_array_equal(backing.storage(), sentinel)
     assert executors() == 0
+
+
+def test_a_complex_scalar_given_to_a_real_tensor_keeps_its_real_part_quietly() -> None:
+    """ConvertToTensor casts as C does (InplaceThreshold's scalars take self's dtype): real part, no warning."""
+    with npu.Session() as s, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = s.tensor(np.array([0.5, 2.0, 1.5], np.float32))
+        threshold = aclnn.aclCreateScalar(1.5 + 2j, aclnn.ACL_COMPLEX64)
+        value = aclnn.aclCreateScalar(-1 + 5j, aclnn.ACL_COMPLEX64)
+        s.call("aclnnInplaceThreshold", t, threshold, value)
+        assert s.read(t.addr, 3, np.float32).tolist() == [-1.0, 2.0, -1.0]
+        aclnn.aclDestroyScalar(threshold)
+        aclnn.aclDestroyScalar(value)

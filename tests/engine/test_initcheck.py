@@ -71,6 +71,37 @@ def test_add_of_never_written_input_is_reported_with_its_sites(npu: Any) -> None
     assert report.created.top.file.endswith("conftest.py")  # the Npu helper's aclrtMalloc
 
 
+def _reduce_rows(npu: Any, x: Any) -> int:
+    dims = aclnn.aclCreateIntArray([1], 1)
+    ws, executor, ret = aclnn.aclnnReduceSumGetWorkspaceSize(x, dims, False, aclnn.ACL_FLOAT, raw(npu.malloc(16), [4]))
+    assert ret == 0
+    return npu.run(aclnn.aclnnReduceSum, ws, executor)
+
+
+def _matmul(npu: Any, x: Any) -> int:
+    y = npu.tensor(np.ones((4, 4), np.float32), aclnn.ACL_FLOAT).handle
+    ws, executor, ret = aclnn.aclnnMatmulGetWorkspaceSize(x, y, raw(npu.malloc(64), [4, 4]), 0)
+    assert ret == 0
+    return npu.run(aclnn.aclnnMatmul, ws, executor)
+
+
+@pytest.mark.parametrize(("run", "kernel"), [(_reduce_rows, "kernel ReduceSum"), (_matmul, "kernel MatMulV3")])
+def test_reductions_and_matmul_reading_never_written_rows_are_reported(
+    npu: Any, run: Callable[[Any, Any], int], kernel: str
+) -> None:
+    """ReduceSum and Matmul over a 4x4 matrix whose last two rows were never written: status 0, one report."""
+    ptr = npu.malloc(16 * F32)
+    upload(ptr, np.arange(8))
+    assert run(npu, raw(ptr, [4, 4])) == 0
+    (report,) = uninit_reports()
+    assert report.api == kernel
+    assert "32 of the 64 bytes that input 0" in report.message
+    assert "the first at +32" in report.message
+    upload(ptr + 8 * F32, np.arange(8))
+    assert run(npu, raw(ptr, [4, 4])) == 0
+    assert len(uninit_reports()) == 1
+
+
 def test_written_inputs_are_not_reported(npu: Any) -> None:
     """Inputs written by H2D copies and memsets, outputs never written: nothing to report."""
     ptr = npu.malloc(8 * F32)

@@ -23,6 +23,8 @@ from structlog.testing import capture_logs
 from emulator import acl, aclnn, process
 from emulator.device.interface import NO_ATTRS, BlockContext, KernelAttrs
 from emulator.engine.tiling import KernelSignature
+from emulator.kernels.math.reduce_common import ReduceOpTilingData, reduce_tiling
+from emulator.kernels.math.softmax import SoftmaxV2TilingData
 from emulator.opdev import (
     BinSpec,
     EleBaseTilingData,
@@ -229,6 +231,33 @@ def test_ub_check_reads_the_tile_size_of_the_tiling_data(npu_with: Callable[...,
     status, sync, _ = launch(npu_with, make_op(ele_copy_kernel, tiling))
     assert status == 0
     assert sync == AICORE_EXCEPTION
+
+
+def _huge_reduce_tile(ctx: TilingContext) -> ctypes.Structure:
+    data = ReduceOpTilingData.from_buffer_copy(reduce_tiling(ctx).tiling_bytes)
+    data.ubFactorA = data.factorACntPerCore = 10_000_000
+    return data
+
+
+def _huge_softmax_tile(ctx: TilingContext) -> ctypes.Structure:
+    return SoftmaxV2TilingData(
+        rowNum=1, colNum=10_000_000, blockFormer=1, blockNum=1, ubFormer=1, ubFactorR=10_000_000, coreNum=1
+    )
+
+
+@pytest.mark.parametrize("struct", [_huge_reduce_tile, _huge_softmax_tile], ids=["reduce", "softmax"])
+def test_ub_check_reads_the_tiles_of_the_reduce_and_softmax_tilings(
+    npu_with: Callable[..., Any], struct: Callable[[TilingContext], ctypes.Structure]
+) -> None:
+    """The reduce and softmax tiling structs state their tiles' UB too: a 10M-element tile declared as 1 KiB fails."""
+
+    def tiling(ctx: TilingContext) -> TilingResult:
+        return TilingResult(tiling_key=0, block_dim=1, data=struct(ctx), ub_bytes_per_block=1024)
+
+    seen: list[tuple[int, int]] = []
+    status, sync, _ = launch(npu_with, make_op(double_kernel(seen), tiling))
+    assert (status, sync) == (0, AICORE_EXCEPTION)
+    assert seen == []
 
 
 def test_ub_check_accepts_the_template_tiling(npu_with: Callable[..., Any]) -> None:

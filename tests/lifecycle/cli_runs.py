@@ -46,6 +46,6 @@ def run_together(
     }
     results = {}
     for name, proc in procs.items():
-        out, err = proc.communicate(timeout=120)
+        out, err = proc.communicate(timeout=600)  # generous: the machine may be shared and loaded
         results[name] = Run(proc.returncode, out, err)
     return results

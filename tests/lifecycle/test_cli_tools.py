@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from cli_runs import REPO, Runs, clean_environment, run_together
 
+from emulator import cli
 from emulator.diagnostics import Diagnostic
 from emulator.leaks import LEAK_EXIT_CODE, LeakReport, exit_code, exit_status_code
 from emulator.tracking import Resource, ResourceKind, Site
@@ -186,6 +187,18 @@ def test_missing_script_is_one_clear_line(runs: Runs, tool: str) -> None:
     run = runs[f"{tool}-missing"]
     assert run.returncode == 2
     assert run.stderr == f"opbase-emu {tool}: cannot open 'nonexist.py': no such file or directory\n"
+
+
+@pytest.mark.parametrize("tool", ["leaks", "trace"])
+def test_a_directory_without_main_is_one_clear_line(
+    tool: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A directory runs through its __main__.py; without one: one line, exit 2, no runpy traceback."""
+    assert cli.main([tool, str(tmp_path)]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"opbase-emu {tool}: cannot open {str(tmp_path)!r}: a directory without a __main__.py\n"
+    )
 
 
 def test_leaks_says_plainly_that_tracking_is_off(runs: Runs) -> None:

@@ -117,7 +117,7 @@ def test_clamp_errors(stream: int) -> None:
     assert status(phase1, None, one, one, out) == NULLPTR
     assert status(phase1, x, one, one, None) == NULLPTR
     assert status(phase1, x, None, None, out) == NULLPTR
-    assert "at least one of clipValueMin and clipValueMax" in acl.get_recent_err_msg()
+    assert "clamp: At least one of 'min' or 'max' must not be None." in acl.get_recent_err_msg()
     assert status(phase1, x, None, one, out) == 0
     b8 = to_device(np.zeros((2, 3), bool), D.DT_BOOL).handle
     assert status(phase1, b8, one, one, out) == INVALID
@@ -138,3 +138,30 @@ def test_clamp_errors(stream: int) -> None:
     assert "clipValueMax" in acl.get_recent_err_msg()
     assert status(aclnn.aclnnInplaceClampMaxGetWorkspaceSize, None, one) == NULLPTR
     assert "self" in acl.get_recent_err_msg()
+
+
+def test_regbase_scalar_clamp_promotes_with_the_bounds() -> None:
+    """On the Ascend 950 the compute dtype is self's combined with the bounds' (ClampPromoteType), not out's:
+    a float bound on an int32 self into an int32 out is refused (float32 cannot be cast to int32), which A2
+    accepts; float16 self into a float32 out clamps in float16, so the bound 0.1 arrives rounded to float16."""
+    from emulator import npu, process
+    from emulator.config import Settings
+
+    for soc, expected in (("Ascend910B2", 0), ("Ascend950PR_9599", INVALID)):
+        with process.fresh(Settings(soc=soc)), npu.Session() as session:
+            x = session.tensor(np.zeros(3, np.int32), D.DT_INT32).handle
+            lo = session.scalar(0.5, D.DT_FLOAT).handle
+            assert status(aclnn.aclnnClampMinGetWorkspaceSize, x, lo, x) == expected, soc
+            if expected:
+                assert "result dtype DT_FLOAT can't be cast to the desired output type DT_INT32" in (
+                    acl.get_recent_err_msg()
+                )
+            half = session.tensor(np.zeros(2, np.float16), D.DT_FLOAT16)
+            out = session.tensor(np.zeros(2, np.float32), D.DT_FLOAT)
+            ws, executor, ret = aclnn.aclnnClampMinGetWorkspaceSize(half.handle, session.scalar(0.1, D.DT_FLOAT).handle,
+                                                                    out.handle)  # fmt: skip
+            assert ret == 0
+            buffer = session.malloc(ws) if ws else None
+            assert aclnn.aclnnClampMin(buffer.addr if buffer else 0, ws, executor, session.stream) == 0
+            want = np.float32(np.float16(0.1)) if expected else np.float32(0.1)
+            assert np.array_equal(out.numpy(), np.full(2, want, np.float32)), soc

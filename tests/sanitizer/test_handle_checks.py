@@ -67,6 +67,24 @@ def test_a_destroyed_member_of_a_list_is_reported(emu: process.EmulatedProcess) 
     ]
 
 
+def test_a_destroyed_int_array_and_a_destroyed_list_are_reported(emu: process.EmulatedProcess) -> None:
+    """An aclIntArray (ReduceSum's dims) and a whole aclTensorList (Cat's tensors) used after their destroy."""
+    x, out = _tensor([4, 4]), _tensor([4])
+    dims = aclnn.aclCreateIntArray([1], 1)
+    assert aclnn.aclDestroyIntArray(dims) == 0
+    aclnn.aclnnReduceSumGetWorkspaceSize(x, dims, False, aclnn.ACL_FLOAT, out)
+    tensors = aclnn.aclCreateTensorList([_tensor([2])], 1)
+    assert aclnn.aclDestroyTensorList(tensors) == 0
+    aclnn.aclnnCatGetWorkspaceSize(tensors, 0, out)
+    assert [(d.kind, d.message.split(" 0x")[0]) for d in emu.diagnostics] == [
+        (ReportKind.USE_AFTER_DESTROY, "dims is aclIntArray"),
+        (ReportKind.USE_AFTER_DESTROY, "tensors is aclTensorList"),
+        (ReportKind.USE_AFTER_DESTROY, "tensors[0] is aclTensor"),  # the list destroyed its member too
+    ]
+    assert "(values [1])" in emu.diagnostics[0].message
+    assert "(1 member(s))" in emu.diagnostics[1].message
+
+
 def test_a_tensor_of_another_emulated_process_is_foreign(emu: process.EmulatedProcess) -> None:
     x, out = _tensor([4]), _tensor([4])
     alpha = aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT)

@@ -90,3 +90,16 @@ def test_every_kind_has_a_card_text_and_a_row_in_the_docs() -> None:
     for kind in ReportKind:
         assert ON_A_CARD[kind].startswith("on a card")
         assert f"| `{kind}` |" in page, kind
+        (row,) = [line for line in page.splitlines() if line.startswith(f"| `{kind}` |")]
+        assert "reserved" not in row, row  # every kind is made by a check today: its row says when
+
+
+def test_every_kind_is_made_by_some_check() -> None:
+    """No kind is only declared: each ReportKind is named by a module other than diagnostics.py."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    sources = [p for d in ("emulator", "device") for p in (root / d).rglob("*.py") if p.name != "diagnostics.py"]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sources)
+    unused = [kind.name for kind in ReportKind if f"ReportKind.{kind.name}" not in text]
+    assert unused == []

@@ -235,7 +235,10 @@ def test_every_registry_param_is_convertible() -> None:
 
 
 # ops whose real null check returns another status: aclnnStack's CheckParams returns 561103 for it
-NULL_STATUS = {api: AclnnStatus.ACLNN_ERR_INNER_NULLPTR for api in ("aclnnStack", "aclnnBitwiseNot", "aclnnLinspace")}
+NULL_STATUS = {
+    api: AclnnStatus.ACLNN_ERR_INNER_NULLPTR
+    for api in ("aclnnStack", "aclnnBitwiseNot", "aclnnLinspace", "aclnnUpsampleBilinear2d", "aclnnTriangularSolve")
+}
 DATA_DEPENDENT = ("aclnnNonzero",)  # an int64 index out of the worst-case shape, not one like self
 
 
@@ -244,7 +247,7 @@ def test_every_op_goes_through_the_converter_to_its_null_check(s: npu.Session, a
     """Every op called through Session.call with nullptr handles reaches its own null check (161001; 561103
     for the ops whose real null check returns that), so each argument was converted and bound in C order,
     and the call leaves nothing behind."""
-    plain = {"int": 0, "float": 0.0, "bool": False}
+    plain = {"int": 0, "float": 0.0, "bool": False, "str": None}
     args = [None if p.ctype.kind == "handle" else plain[p.ctype.kind] for p in npu.signature(api).inputs]
     with pytest.raises(npu.NpuError) as info:
         s.call(api, *args)

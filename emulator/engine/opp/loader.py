@@ -22,12 +22,14 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import structlog
 
 from emulator.config import Settings
+from emulator.engine.opp import shipped
 from emulator.engine.opp.binconfig import BinaryConfig, candidate_config_names, read_binary_config, with_repo_folder
 from emulator.engine.opp.discovery import PackageRecord, discover_packages, kernel_root
 from emulator.engine.opp.jsonio import JsonRefused, Refusal, merge_patch, read_json_object, refuse
@@ -158,7 +160,9 @@ class OppPackages:
             if not path.exists():
                 continue
             try:
-                config = read_binary_config(path, root=package.impl_dir)
+                config = shipped.read_kept(
+                    "binary-config", path, partial(read_binary_config, path, root=package.impl_dir)
+                )
             except JsonRefused as exc:
                 refuse(self.refused, exc.path, exc.reason)
                 continue
@@ -195,8 +199,16 @@ def ops_info_files(package: PackageRecord) -> list[Path]:
 
 
 def merge_ops_info(packages: list[PackageRecord], refused: list[Refusal]) -> dict[str, Any]:
-    """Merge every ops-info file, lowest priority first, with RFC 7386 merge patch."""
+    """Merge every ops-info file, lowest priority first, with RFC 7386 merge patch.
+
+    The result of the shipped files alone is merged once per OS process (``shipped``); callers
+    only read it.
+    """
     files = [(path, package.impl_dir) for package in packages for path in ops_info_files(package)]
+    key = shipped.key_of("ops-info", [path for path, _ in files])
+    if (found := shipped.kept(key)) is not None:
+        return found  # type: ignore[no-any-return]
+    refusals_before = len(refused)
     merged: dict[str, Any] = {}
     for path, root in reversed(files):
         try:
@@ -209,7 +221,7 @@ def merge_ops_info(packages: list[PackageRecord], refused: list[Refusal]) -> dic
             refuse(refused, exc.path, exc.reason)
         except RecursionError:
             refuse(refused, path, "JSON nested too deeply to merge")
-    return merged
+    return shipped.keep(key, merged) if len(refused) == refusals_before else merged
 
 
 def LoadAllOppPackage(settings: Settings, soc_version: str) -> OppPackages:  # noqa: N802 (the CANN name)

@@ -1,0 +1,38 @@
+"""aclnnCalculateMatmulWeightSizeV2: the one plain (not two-phase) function of aclnn_trans_matmul_weight.h.
+
+How many elements a matmul weight of ``tensorShape`` and ``dataType`` takes once aclnnTransMatmulWeight
+has turned it into FRACTAL_NZ (the rule: emulator.kernels.math.trans_matmul_weight.weight_size). In the
+real order: a SoC other than 310P, A2 / A3 or the Ascend 950 is 361001 ("support for ... is not
+implemented"); a null tensorShape 161001; fewer than 2 or more than 6 dims, or a zero dim, 161002.
+"""
+
+from __future__ import annotations
+
+from emulator import process
+from emulator.cface import aclnn_api, live
+from emulator.errors import AclnnParamInvalid, AclnnParamNullptr, AclnnRuntimeError
+from emulator.kernels.math.trans_matmul_weight import A2_SOCS, rank_error, weight_size
+from emulator.meta.objects import aclIntArray
+from emulator.status import AclnnStatus
+
+API = "aclnnCalculateMatmulWeightSizeV2"
+SUPPORTED_SOCS = (*A2_SOCS, "Ascend310P")
+DAV_3510 = 3510
+
+
+@aclnn_api(API)
+def aclnnCalculateMatmulWeightSizeV2(tensorShape: aclIntArray | None, dataType: int) -> tuple[int, int]:
+    """aclnnStatus aclnnCalculateMatmulWeightSizeV2(const aclIntArray* tensorShape, aclDataType dataType,
+    uint64_t* weightTensorSize)"""
+    soc = process.current().runtime.soc
+    if soc.short_soc_version not in SUPPORTED_SOCS and soc.npu_arch != DAV_3510:
+        raise AclnnRuntimeError(f"{API}: support for {soc.short_soc_version} is not implemented")
+    if tensorShape is None:
+        raise AclnnParamNullptr(f"{API}: expected tensorShape not to be a null pointer.", param="tensorShape")
+    dims = [int(v) for v in live(tensorShape, API).values]  # type: ignore[call-overload]
+    error = rank_error(len(dims), int(dataType), soc.short_soc_version, v2=True)
+    if error is not None:
+        raise AclnnParamInvalid(f"{API}: {error}")
+    if 0 in dims:
+        raise AclnnParamInvalid(f"{API}: No zeros are allow in shape")
+    return weight_size(dims, int(dataType)), AclnnStatus.ACLNN_SUCCESS

@@ -1,0 +1,81 @@
+"""What was parsed from the shipped op package, kept for the OS process.
+
+Every emulated process loads its op packages as a real process does: it finds them, merges the
+ops-info files and reads an op's binary config when the op is first used. The package this
+installation ships cannot change under a running program (it changes when it is rebuilt), yet
+parsing it again is most of what starting an emulated process costs, and a test run starts
+thousands. So the parsed result of shipped files is kept, keyed on each file's identity (device,
+inode, size, modification and change times): an edited or replaced file is read again. Files of
+every other package (``ASCEND_OPP_PATH`` copies, custom and vendor packages) are always read, so a
+test that damages a package file sees its damage.
+
+Only results that nothing mutates are kept: the merged ops-info (read through ``op_file``),
+binary configs (frozen records) and the kernel-key schema built from one (read only once built).
+A refused file is never kept, so its refusal is logged each time.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from emulator.engine.opp.discovery import shipped_opp_path
+
+T = TypeVar("T")
+
+FileIdentity = tuple[str, int, int, int, int, int]
+
+_kept: dict[tuple[Any, ...], Any] = {}
+_lock = threading.Lock()
+
+
+@cache
+def _shipped_root() -> str:
+    return str(shipped_opp_path()) + os.sep
+
+
+def identity(path: Path) -> FileIdentity | None:
+    """The file's identity if it belongs to the shipped package, else None (never kept)."""
+    try:
+        resolved = os.path.realpath(path)
+        if not resolved.startswith(_shipped_root()):
+            return None
+        info = os.stat(resolved)
+    except OSError:
+        return None
+    return (resolved, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def key_of(kind: str, paths: Sequence[Path], extra: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+    """The key of a result built from ``paths`` (and ``extra``); None unless every path is shipped."""
+    identities = [identity(path) for path in paths]
+    if any(found is None for found in identities):
+        return None
+    return (kind, *identities, extra)
+
+
+def kept(key: tuple[Any, ...] | None) -> Any | None:
+    if key is None:
+        return None
+    with _lock:
+        return _kept.get(key)
+
+
+def keep(key: tuple[Any, ...] | None, value: T) -> T:
+    if key is not None:
+        with _lock:
+            _kept[key] = value
+    return value
+
+
+def read_kept(kind: str, path: Path, read: Callable[[], T], extra: tuple[Any, ...] = ()) -> T:
+    """``read()``'s result for a shipped file, parsed once per OS process; other files always read."""
+    key = key_of(kind, [path], extra)
+    found = kept(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    return keep(key, read())

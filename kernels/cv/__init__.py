@@ -1,0 +1,1 @@
+"""CV ops (ops-cv's image family: upsampling): one module per op."""
