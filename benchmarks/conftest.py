@@ -16,6 +16,19 @@ from emulator import plog, process
 from emulator.config import Settings
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Benchmarks time one process: the test suite's default workers (``-n auto``) are turned off here.
+
+    pytest-benchmark disables itself under xdist (parallel workers would time each other's load),
+    so ``pytest benchmarks`` runs in one process whatever the project's ``addopts`` say. This hook
+    runs before xdist's, which reads the option to start its workers.
+    """
+    if getattr(config.option, "numprocesses", None) is not None:
+        config.option.numprocesses = 0
+        config.option.dist = "no"
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _quiet_logs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Every emulated process logs to a temp dir: each reads the plog path from the environment when it starts."""

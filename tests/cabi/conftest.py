@@ -18,13 +18,23 @@ HERE = Path(__file__).resolve().parent
 
 @pytest.fixture(scope="session")
 def sdk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sdk]:
-    """The SDK tree (headers, libraries, set_env.sh); the tests skip with the reason when it cannot be built."""
+    """The SDK tree (headers, libraries, set_env.sh); the tests skip with the reason when it cannot be built.
+
+    Built once per run: under xdist (the default run's workers) the first worker builds it into a
+    folder every worker sees while the others wait on a lock, then find it current and reuse it.
+    """
+    import fcntl
+
     if sys.platform != "linux":
         pytest.skip("the SDK is Linux only")
     if shutil.which("g++") is None or shutil.which("cc") is None:
         pytest.skip("no C/C++ compiler on this machine: the SDK's libraries are built with it")
+    root = _shared_root(tmp_path_factory)
     try:
-        yield build(tmp_path_factory.mktemp("sdk"))
+        with open(root / "cabi-sdk.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            tree = build(root / "sdk")
+        yield tree
     except SdkBuildFailed:
         raise  # the emulator's own sources do not compile: a failure, never a skip
     except SdkError as exc:

@@ -207,7 +207,7 @@ def merge_ops_info(packages: list[PackageRecord], refused: list[Refusal]) -> dic
     files = [(path, package.impl_dir) for package in packages for path in ops_info_files(package)]
     key = shipped.key_of("ops-info", [path for path, _ in files])
     if (found := shipped.kept(key)) is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     refusals_before = len(refused)
     merged: dict[str, Any] = {}
     for path, root in reversed(files):

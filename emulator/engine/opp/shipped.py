@@ -77,5 +77,5 @@ def read_kept(kind: str, path: Path, read: Callable[[], T], extra: tuple[Any, ..
     key = key_of(kind, [path], extra)
     found = kept(key)
     if found is not None:
-        return found  # type: ignore[no-any-return]
+        return found
     return keep(key, read())
