@@ -244,9 +244,7 @@ def _huge_reduce_tile(ctx: TilingContext) -> ctypes.Structure:
 
 
 def _huge_softmax_tile(ctx: TilingContext) -> ctypes.Structure:
-    return SoftmaxV2TilingData(
-        rowNum=1, colNum=HUGE, blockFormer=1, blockNum=1, ubFormer=1, ubFactorR=HUGE, coreNum=1
-    )
+    return SoftmaxV2TilingData(rowNum=1, colNum=HUGE, blockFormer=1, blockNum=1, ubFormer=1, ubFactorR=HUGE, coreNum=1)
 
 
 def _huge_rms_norm_tile(ctx: TilingContext) -> ctypes.Structure:
