@@ -22,7 +22,7 @@ computes as the others (fidelity note: the device keeps float16 intermediates th
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,6 +78,13 @@ class LayerNormTilingData(ctypes.Structure):
         ("nullptrGamma", ctypes.c_int64),
         ("nullptrBeta", ctypes.c_int64),
     ]
+
+    def ub_bytes(self, itemsizes: Sequence[int]) -> int:
+        """The least UB a kernel walking these tiles allocates: an x tile and a y tile of ``ubFormer`` rows
+        (no more than a core holds) by ``ubFactorN`` columns (no more than a row holds), of the smallest
+        element size it handles, double buffered."""
+        tile = min(int(self.ubFormer), int(self.blockFormer)) * min(int(self.ubFactorN), int(self.colNum))
+        return max(tile, 0) * min(itemsizes, default=1) * 2 * DOUBLE_BUFFER
 
 
 def layer_norm_tiling(ctx: TilingContext) -> TilingResult:

@@ -17,6 +17,7 @@ gives an infinite y (A2), NaN stays NaN.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,6 +91,14 @@ class RMSNormTilingData(ctypes.Structure):
         ("mode", ctypes.c_uint32),
         ("is_gemma", ctypes.c_uint32),
     ]
+
+    def ub_bytes(self, itemsizes: Sequence[int]) -> int:
+        """The least UB a kernel walking these tiles allocates: an x tile and a y tile of ``row_factor``
+        rows (no more than a core holds) by the columns one step loads (``ub_factor`` in the split-D
+        mode, the whole ``num_col`` row otherwise), of the smallest element size it handles."""
+        rows = min(int(self.row_factor), int(self.block_factor))
+        cols = min(int(self.ub_factor), int(self.num_col)) if self.mode == MODE_SPLIT_D else int(self.num_col)
+        return rows * cols * min(itemsizes, default=1) * 2
 
 
 def rms_norm_tiling(ctx: TilingContext) -> TilingResult:

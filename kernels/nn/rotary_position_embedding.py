@@ -17,6 +17,7 @@ sin row through the broadcast (an axis of size 1 repeats), rotates in float32 an
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +57,7 @@ HALF, INTERLEAVE, QUARTER, INTERLEAVE_HALF = 0, 1, 2, 3
 MODES_A2 = (HALF, INTERLEAVE)
 MODES_REGBASE = (HALF, INTERLEAVE, QUARTER, INTERLEAVE_HALF)
 D_LIMIT = 896
+UB_ROWS = 64  # rows of x one UB tile holds
 
 
 class RopeTilingData(ctypes.Structure):
@@ -67,6 +69,12 @@ class RopeTilingData(ctypes.Structure):
         ("xDims", ctypes.c_int64 * 3),
         ("rDims", ctypes.c_int64 * 3),  # cos / sin first three dims (1 = broadcast)
     ]
+
+    def ub_bytes(self, itemsizes: Sequence[int]) -> int:
+        """The least UB a kernel walking these tiles allocates: x, cos and sin tiles of ``UB_ROWS`` rows
+        (no more than a core holds) of ``dLength`` elements, of the smallest element size it handles."""
+        rows = min(UB_ROWS, int(self.blockFormer))
+        return max(rows * int(self.dLength), 0) * min(itemsizes, default=1) * 3
 
 
 def rope_tiling(ctx: TilingContext) -> TilingResult:
@@ -82,7 +90,7 @@ def rope_tiling(ctx: TilingContext) -> TilingResult:
     data = RopeTilingData(rows=rows, dLength=d, blockFormer=former, mode=int(ctx.attrs[0]))
     data.xDims[:] = xs[:3]
     data.rDims[:] = rs[:3]
-    ub = min(former, 64) * d * (3 * type_size(x.dtype) + 3 * 4)  # x, cos, sin tiles and their float32 copies
+    ub = min(former, UB_ROWS) * d * (3 * type_size(x.dtype) + 3 * 4)  # x, cos, sin tiles and their float32 copies
     return TilingResult(tiling_key=1000 + 10 * int(ctx.attrs[0]), block_dim=blocks, data=data, ub_bytes_per_block=ub)
 
 

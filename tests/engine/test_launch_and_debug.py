@@ -23,8 +23,11 @@ from structlog.testing import capture_logs
 from emulator import acl, aclnn, process
 from emulator.device.interface import NO_ATTRS, BlockContext, KernelAttrs
 from emulator.engine.tiling import KernelSignature
+from emulator.kernels.math.layer_norm import LayerNormTilingData
 from emulator.kernels.math.reduce_common import ReduceOpTilingData, reduce_tiling
+from emulator.kernels.math.rms_norm import MODE_SPLIT_D, RMSNormTilingData
 from emulator.kernels.math.softmax import SoftmaxV2TilingData
+from emulator.kernels.nn.rotary_position_embedding import RopeTilingData
 from emulator.opdev import (
     BinSpec,
     EleBaseTilingData,
@@ -39,6 +42,7 @@ DEBUG_ON = {"op_debug_config": {"enable_debug_kernel": "on"}}
 AICORE_EXCEPTION = 507015
 RUNTIME_ERROR = 361001
 N = 64
+HUGE = 10_000_000  # elements of a forged tile: far above any SoC's unified buffer
 
 
 class RangeTiling(ctypes.Structure):
@@ -235,21 +239,40 @@ def test_ub_check_reads_the_tile_size_of_the_tiling_data(npu_with: Callable[...,
 
 def _huge_reduce_tile(ctx: TilingContext) -> ctypes.Structure:
     data = ReduceOpTilingData.from_buffer_copy(reduce_tiling(ctx).tiling_bytes)
-    data.ubFactorA = data.factorACntPerCore = 10_000_000
+    data.ubFactorA = data.factorACntPerCore = HUGE
     return data
 
 
 def _huge_softmax_tile(ctx: TilingContext) -> ctypes.Structure:
-    return SoftmaxV2TilingData(
-        rowNum=1, colNum=10_000_000, blockFormer=1, blockNum=1, ubFormer=1, ubFactorR=10_000_000, coreNum=1
-    )
+    return SoftmaxV2TilingData(rowNum=1, colNum=HUGE, blockFormer=1, blockNum=1, ubFormer=1, ubFactorR=HUGE, coreNum=1)
 
 
-@pytest.mark.parametrize("struct", [_huge_reduce_tile, _huge_softmax_tile], ids=["reduce", "softmax"])
-def test_ub_check_reads_the_tiles_of_the_reduce_and_softmax_tilings(
+def _huge_rms_norm_tile(ctx: TilingContext) -> ctypes.Structure:
+    return RMSNormTilingData(num_row=1, num_col=HUGE, block_factor=1, row_factor=1, ub_factor=HUGE, mode=MODE_SPLIT_D)
+
+
+def _huge_layer_norm_tile(ctx: TilingContext) -> ctypes.Structure:
+    return LayerNormTilingData(rowNum=1, colNum=HUGE, numBlocks=1, blockFormer=1, ubFormer=1, ubFactorN=HUGE)
+
+
+def _huge_rope_tile(ctx: TilingContext) -> ctypes.Structure:
+    return RopeTilingData(rows=1, dLength=HUGE, blockFormer=1)
+
+
+HUGE_TILES = {
+    "reduce": _huge_reduce_tile,
+    "softmax": _huge_softmax_tile,
+    "rms_norm": _huge_rms_norm_tile,
+    "layer_norm": _huge_layer_norm_tile,
+    "rope": _huge_rope_tile,
+}
+
+
+@pytest.mark.parametrize("struct", HUGE_TILES.values(), ids=HUGE_TILES.keys())
+def test_ub_check_reads_the_tiles_of_each_tiling_family(
     npu_with: Callable[..., Any], struct: Callable[[TilingContext], ctypes.Structure]
 ) -> None:
-    """The reduce and softmax tiling structs state their tiles' UB too: a 10M-element tile declared as 1 KiB fails."""
+    """Each family's tiling struct states its tiles' UB too: a 10M-element tile declared as 1 KiB fails."""
 
     def tiling(ctx: TilingContext) -> TilingResult:
         return TilingResult(tiling_key=0, block_dim=1, data=struct(ctx), ub_bytes_per_block=1024)
