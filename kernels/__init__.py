@@ -86,6 +86,8 @@ from emulator.kernels.nn import (
     activation_backward,
     add_rms_norm,
     batch_norm,
+    batch_norm_backward,
+    batch_norm_grad_kernels,
     batch_norm_kernels,
     elu,
     flash_attention_score,
@@ -232,6 +234,8 @@ OP_MODULES = (
     activation_backward,
     softmax_backward,
     rms_norm_grad,
+    batch_norm_grad_kernels,
+    batch_norm_backward,
     # loss and dropout (issue 15)
     softmax_cross_entropy_with_logits,
     dropout_do_mask,
