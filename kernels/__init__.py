@@ -96,6 +96,8 @@ from emulator.kernels.nn import (
     add_rms_norm,
     avgpool2d,
     batch_norm,
+    batch_norm_backward,
+    batch_norm_grad_kernels,
     batch_norm_kernels,
     convolution,
     convolution_backward,
@@ -247,6 +249,8 @@ OP_MODULES = (
     activation_backward,
     softmax_backward,
     rms_norm_grad,
+    batch_norm_grad_kernels,
+    batch_norm_backward,
     # loss and dropout (issue 15)
     softmax_cross_entropy_with_logits,
     dropout_do_mask,

@@ -350,6 +350,8 @@ aclnnLogSoftmaxBackwardGetWorkspaceSize: Phase1 = phase1("aclnnLogSoftmaxBackwar
 aclnnLogSoftmaxBackward: Phase2 = phase2("aclnnLogSoftmaxBackward")
 aclnnRmsNormGradGetWorkspaceSize: Phase1 = phase1("aclnnRmsNormGrad")
 aclnnRmsNormGrad: Phase2 = phase2("aclnnRmsNormGrad")
+aclnnBatchNormBackwardGetWorkspaceSize: Phase1 = phase1("aclnnBatchNormBackward")
+aclnnBatchNormBackward: Phase2 = phase2("aclnnBatchNormBackward")
 aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize: Phase1 = phase1("aclnnSoftmaxCrossEntropyWithLogits")
 aclnnSoftmaxCrossEntropyWithLogits: Phase2 = phase2("aclnnSoftmaxCrossEntropyWithLogits")
 aclnnDropoutDoMaskGetWorkspaceSize: Phase1 = phase1("aclnnDropoutDoMask")
@@ -726,6 +728,8 @@ __all__ = [
     "aclnnLogSoftmaxBackward",
     "aclnnRmsNormGradGetWorkspaceSize",
     "aclnnRmsNormGrad",
+    "aclnnBatchNormBackwardGetWorkspaceSize",
+    "aclnnBatchNormBackward",
     "aclnnSoftmaxCrossEntropyWithLogitsGetWorkspaceSize",
     "aclnnSoftmaxCrossEntropyWithLogits",
     "aclnnDropoutDoMaskGetWorkspaceSize",

@@ -82,7 +82,7 @@ def bn_dtypes(arch: int) -> tuple[int, ...]:
     return ()
 
 
-def _fmt(fmt: int) -> str:
+def format_name(fmt: int) -> str:
     try:
         return F(fmt).name.removeprefix("ACL_FORMAT_")
     except ValueError:
@@ -109,9 +109,10 @@ def _check_dtypes(tensors: dict[str, aclTensor | None], required: tuple[str, ...
 
 def _check_format(x: aclTensor, out: aclTensor) -> None:
     fx, fo = x.storage_format, out.storage_format
-    check_param(fx == fo, API, f"Format of input and output should be equal, input [{_fmt(fx)}], output [{_fmt(fo)}].")
+    message = f"Format of input and output should be equal, input [{format_name(fx)}], output [{format_name(fo)}]."
+    check_param(fx == fo, API, message)
     allowed = (F.ACL_FORMAT_NCDHW, F.ACL_FORMAT_NDHWC) if _arch() == DAV_3510 else (F.ACL_FORMAT_NCDHW,)
-    names = " or ".join(_fmt(f) for f in allowed)
+    names = " or ".join(format_name(f) for f in allowed)
     for label, t in (("input", x), ("output", out)):
         ok = len(t.view_shape) != 5 or t.storage_format in allowed
         check_param(ok, API, f"Format of {label} should be {names}, when input dim is 5.")
@@ -139,18 +140,18 @@ def _check_saved(c: int, saved: dict[str, aclTensor | None]) -> None:
         check_param(tuple(t.view_shape) == (c,), API, message)
 
 
-def _launch(impl: OpImpl, inputs: tuple[aclTensor, ...], outputs: tuple[aclTensor, ...], attrs: tuple[object, ...],
+def launch(impl: OpImpl, inputs: tuple[aclTensor, ...], outputs: tuple[aclTensor, ...], attrs: tuple[object, ...],
             executor: aclOpExecutor) -> None:  # fmt: skip
     if add_to_launcher_list_aicore(executor, impl, OP_INPUT(*inputs), OP_OUTPUT(*outputs), OP_ATTR(*attrs)) != 0:
         raise L0StepFailed(impl.op_type, "ADD_TO_LAUNCHER_LIST_AICORE failed.")
 
 
-def _vector(t: aclTensor | None, c: int, value: float, dtype: int, executor: aclOpExecutor) -> aclTensor:
+def vector_or_fill(t: aclTensor | None, c: int, value: float, dtype: int, executor: aclOpExecutor) -> aclTensor:
     """The given vector, or FillScalar(C, value) in ``dtype``."""
     return t if t is not None else fill_l0((c,), value, dtype, executor)
 
 
-def _to_float(t: aclTensor, executor: aclOpExecutor) -> aclTensor:
+def resize_from_1d(t: aclTensor, executor: aclOpExecutor) -> aclTensor:
     """ResizeFrom1D: Contiguous, then Cast to float32 (the unsqueeze to [1, C, 1, 1] is layout only here)."""
     return cast(contiguous(t, executor), D.DT_FLOAT, executor)
 
@@ -170,7 +171,7 @@ def _v3(x: aclTensor, w: aclTensor, b: aclTensor, rm: aclTensor, rv: aclTensor, 
     """l0op::BatchNormV3: y (x's dtype), running mean / var written in place, batch mean and rstd (float32)."""
     y = executor.alloc_tensor(x.view_shape, x.dtype)
     save_mean, save_rstd = _stats_pair(rm.view_shape[0], executor)
-    _launch(BATCH_NORM_V3, (x, w, b, rm, rv), (y, rm, rv, save_mean, save_rstd), attrs, executor)
+    launch(BATCH_NORM_V3, (x, w, b, rm, rv), (y, rm, rv, save_mean, save_rstd), attrs, executor)
     return y, save_mean, save_rstd
 
 
@@ -194,7 +195,7 @@ class BnCall:
     def filled(self, dtype: int, executor: aclOpExecutor) -> dict[str, aclTensor]:
         """The vectors, a missing one as FillScalar(C, 1) for weight / runningVar, (C, 0) for bias / runningMean."""
         values = {"weight": 1.0, "bias": 0.0, "runningMean": 0.0, "runningVar": 1.0}
-        return {n: _vector(t, self.c, values[n], dtype, executor) for n, t in self.vec.items()}
+        return {n: vector_or_fill(t, self.c, values[n], dtype, executor) for n, t in self.vec.items()}
 
     def write_back(
         self, rm: aclTensor, rv: aclTensor, mean: aclTensor, stat: aclTensor, executor: aclOpExecutor
@@ -233,23 +234,23 @@ def _classic(call: BnCall, executor: aclOpExecutor) -> aclTensor:
     if call.training and v3:
         wb = _weights_dtype(filled["weight"], filled["bias"], x)
         w, b = (cast(contiguous(filled[n], executor), wb, executor) for n in ("weight", "bias"))
-        rm, rv = (_to_float(filled[n], executor) for n in ("runningMean", "runningVar"))
+        rm, rv = (resize_from_1d(filled[n], executor) for n in ("runningMean", "runningVar"))
         attrs = (Float32(call.eps), Float32(call.momentum), Bool(True))
         y, batch_mean, batch_stat = _v3(x, w, b, rm, rv, attrs, executor)
         call.write_back(rm, rv, batch_mean, batch_stat, executor)
         return y
-    w, b, rm, rv = (_to_float(filled[n], executor) for n in ("weight", "bias", "runningMean", "runningVar"))
+    w, b, rm, rv = (resize_from_1d(filled[n], executor) for n in ("weight", "bias", "runningMean", "runningVar"))
     y = executor.alloc_tensor(x.view_shape, x.dtype)
     if not call.training:
-        _launch(BN_INFER, (x, w, b, rm, rv), (y,), (Float32(call.eps),), executor)
+        launch(BN_INFER, (x, w, b, rm, rv), (y,), (Float32(call.eps),), executor)
         return y
     three_d = len(x.view_shape) == 5
     total, square = _stats_pair(c, executor)
-    _launch(BN3D_TRAINING_REDUCE if three_d else BN_TRAINING_REDUCE, (x,), (total, square), (), executor)
+    launch(BN3D_TRAINING_REDUCE if three_d else BN_TRAINING_REDUCE, (x,), (total, square), (), executor)
     batch_mean, batch_var = _stats_pair(c, executor)
     update = BN3D_TRAINING_UPDATE if three_d else BN_TRAINING_UPDATE
     outputs = (y, rm, rv, batch_mean, batch_var)
-    _launch(update, (x, total, square, w, b, rm, rv), outputs, (Float32(call.momentum), Float32(call.eps)), executor)
+    launch(update, (x, total, square, w, b, rm, rv), outputs, (Float32(call.momentum), Float32(call.eps)), executor)
     call.write_back(rm, rv, batch_mean, batch_var, executor)
     return y
 

@@ -56,7 +56,7 @@ def channel_tiling(ctx: TilingContext) -> TilingResult:
     return elementwise_tiling(ctx, x.view_shape[1], 4)
 
 
-def _channels(ctx: BlockContext[BnAttrs], x: np.ndarray) -> tuple[slice, np.ndarray, int]:
+def read_channels(ctx: BlockContext[BnAttrs], x: np.ndarray) -> tuple[slice, np.ndarray, int]:
     """This block's channel slice, x's [outer, C, inner] view as float64, and the per-channel count n."""
     lo, hi = block_range(ctx.tiling, ctx.block_idx)
     outer, c, inner = ctx.attrs.layout
@@ -74,7 +74,7 @@ def _normalise(xs: np.ndarray, mean: np.ndarray, var: np.ndarray, eps: float, sc
         return (xs - mean[None, :, None]) / np.sqrt(var[None, :, None] + eps) * scale + shift
 
 
-def _write_y(y: np.ndarray, ctx: BlockContext[BnAttrs], part: slice, values: np.ndarray) -> None:
+def write_y(y: np.ndarray, ctx: BlockContext[BnAttrs], part: slice, values: np.ndarray) -> None:
     outer, c, inner = ctx.attrs.layout
     dtype = ctx.attrs.x_dtype
     y.view(dtype)[: outer * c * inner].reshape(outer, c, inner)[:, part, :] = values.astype(dtype)
@@ -98,7 +98,7 @@ def _unbias(n: int) -> float:
 
 def reduce_kernel(ctx: BlockContext[BnAttrs], x: np.ndarray, total: np.ndarray, square: np.ndarray) -> None:
     """BNTrainingReduce: per channel, the sum and the sum of squares (float32)."""
-    part, xs, _ = _channels(ctx, x)
+    part, xs, _ = read_channels(ctx, x)
     total.view(F32)[part] = xs.sum(axis=(0, 2)).astype(F32)
     square.view(F32)[part] = np.square(xs).sum(axis=(0, 2)).astype(F32)
 
@@ -108,10 +108,10 @@ def update_kernel(ctx: BlockContext[BnAttrs], x: np.ndarray, total: np.ndarray, 
                   var_out: np.ndarray, batch_mean: np.ndarray, batch_var: np.ndarray) -> None:  # fmt: skip
     """BNTrainingUpdate(factor, epsilon): y, the updated running mean / var, the batch mean and (biased) variance."""
     factor, eps = (float(a) for a in ctx.attrs.attrs)
-    part, xs, n = _channels(ctx, x)
+    part, xs, n = read_channels(ctx, x)
     bm = (total.view(F32)[part].astype(F64) / max(n, 1)).astype(F32).astype(F64)
     bv = np.maximum(square.view(F32)[part].astype(F64) / max(n, 1) - np.square(bm), 0).astype(F32).astype(F64)
-    _write_y(y, ctx, part, _normalise(xs, bm, bv, eps, _vec(scale, F32, part), _vec(offset, F32, part)))
+    write_y(y, ctx, part, _normalise(xs, bm, bv, eps, _vec(scale, F32, part), _vec(offset, F32, part)))
     old_mean, old_var = mean.view(F32)[part].astype(F64), var.view(F32)[part].astype(F64)
     mean_out.view(F32)[part] = _running(old_mean, bm, factor, 1.0)
     var_out.view(F32)[part] = _running(old_var, bv, factor, _unbias(n))
@@ -122,9 +122,9 @@ def infer_kernel(ctx: BlockContext[BnAttrs], x: np.ndarray, scale: np.ndarray, o
                  var: np.ndarray, y: np.ndarray) -> None:  # fmt: skip
     """BNInfer(epsilon): y from the running statistics."""
     (eps,) = (float(a) for a in ctx.attrs.attrs)
-    part, xs, _ = _channels(ctx, x)
+    part, xs, _ = read_channels(ctx, x)
     rm, rv = mean.view(F32)[part].astype(F64), var.view(F32)[part].astype(F64)
-    _write_y(y, ctx, part, _normalise(xs, rm, rv, eps, _vec(scale, F32, part), _vec(offset, F32, part)))
+    write_y(y, ctx, part, _normalise(xs, rm, rv, eps, _vec(scale, F32, part), _vec(offset, F32, part)))
 
 
 def v3_kernel(ctx: BlockContext[BnAttrs], x: np.ndarray, weight: np.ndarray, bias: np.ndarray, mean: np.ndarray,
@@ -133,14 +133,14 @@ def v3_kernel(ctx: BlockContext[BnAttrs], x: np.ndarray, weight: np.ndarray, bia
     """BatchNormV3(epsilon, momentum, is_training): training normalises by the batch statistics, updates the
     running ones and saves mean and rstd = 1 / sqrt(var + eps); inference uses the running ones."""
     eps, momentum, training = float(ctx.attrs.attrs[0]), float(ctx.attrs.attrs[1]), bool(ctx.attrs.attrs[2])
-    part, xs, n = _channels(ctx, x)
+    part, xs, n = read_channels(ctx, x)
     p, r = ctx.attrs.p_dtype, ctx.attrs.r_dtype
     old_mean, old_var = mean.view(r)[part].astype(F64), var.view(r)[part].astype(F64)
     if not training:  # the running statistics stay as they are (the refs are not written)
-        _write_y(y, ctx, part, _normalise(xs, old_mean, old_var, eps, _vec(weight, p, part), _vec(bias, p, part)))
+        write_y(y, ctx, part, _normalise(xs, old_mean, old_var, eps, _vec(weight, p, part), _vec(bias, p, part)))
         return
     bm, bv = _stats(xs, n)
-    _write_y(y, ctx, part, _normalise(xs, bm, bv, eps, _vec(weight, p, part), _vec(bias, p, part)))
+    write_y(y, ctx, part, _normalise(xs, bm, bv, eps, _vec(weight, p, part), _vec(bias, p, part)))
     mean_out.view(r)[part] = _running(old_mean, bm, momentum, 1.0).astype(r)
     var_out.view(r)[part] = _running(old_var, bv, momentum, _unbias(n)).astype(r)
     save_mean.view(F32)[part] = bm.astype(F32)
