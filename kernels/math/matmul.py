@@ -20,6 +20,11 @@ clamped to M / N / K; the output (and batch) is cut into per-core regions of who
 (singleCoreM x singleCoreN, singleCoreBatch), at most one region per cube core; each block
 computes its region with one numpy matmul accumulating in float32 (float16 / bfloat16 inputs
 widened first) and rounds once to the output dtype.
+
+A 2-D FRACTAL_NZ mat2 (aclnnTransMatmulWeight's in-place layout) goes to MatMulV3 unchanged, flagged
+by the tiling's ``isNzB``; the kernel reads it back from its fractals. aclnnMatmul refuses an NZ self
+or out and a float16 / bfloat16 mix with an NZ mat2 (161002, its real checks); an NZ mat2 that is not
+2-D or not already in the compute dtype is refused (161002) because that path is not emulated.
 """
 
 from __future__ import annotations
