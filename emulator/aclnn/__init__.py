@@ -61,7 +61,7 @@ from emulator.aclnn.executor_api import (
     aclSetTensorAddr,
 )
 from emulator.aclnn.l2_face import bind as bind_ops
-from emulator.aclnn.matmul_weight import aclnnCalculateMatmulWeightSizeV2
+from emulator.aclnn.matmul_weight import aclnnCalculateMatmulWeightSize, aclnnCalculateMatmulWeightSizeV2
 
 # The op entry points (aclnnAddGetWorkspaceSize, aclnnAdd …), generated from the op registry: the
 # face is the top floor, so it may import the op library; the ops never import the face.
@@ -136,6 +136,7 @@ __all__ = [
     "aclnnInit",
     "aclnnFinalize",
     # plain functions of op headers
+    "aclnnCalculateMatmulWeightSize",
     "aclnnCalculateMatmulWeightSizeV2",
     # the parameter-object types and enums
     "aclBoolArray",

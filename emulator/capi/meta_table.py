@@ -79,6 +79,8 @@ HEADER_TRANS_MATMUL_WEIGHT = "aclnnop/aclnn_trans_matmul_weight.h"
 PLAIN_OP_DECLS: tuple[tuple[str, str], ...] = (
     ("aclnnStatus aclnnCalculateMatmulWeightSizeV2(const aclIntArray *tensorShape, aclDataType dataType, "
      "uint64_t *weightTensorSize)", HEADER_TRANS_MATMUL_WEIGHT),
+    ("aclnnStatus aclnnCalculateMatmulWeightSize(const aclIntArray *tensorShape, uint64_t *weightTensorSize)",
+     HEADER_TRANS_MATMUL_WEIGHT),
 )  # fmt: skip
 
 BASE_DECLS: tuple[str, ...] = (

@@ -20,6 +20,11 @@ clamped to M / N / K; the output (and batch) is cut into per-core regions of who
 (singleCoreM x singleCoreN, singleCoreBatch), at most one region per cube core; each block
 computes its region with one numpy matmul accumulating in float32 (float16 / bfloat16 inputs
 widened first) and rounds once to the output dtype.
+
+A 2-D FRACTAL_NZ mat2 (aclnnTransMatmulWeight's in-place layout) goes to MatMulV3 unchanged, flagged
+by the tiling's ``isNzB``; the kernel reads it back from its fractals. aclnnMatmul refuses an NZ self
+or out and a float16 / bfloat16 mix with an NZ mat2 (161002, its real checks); an NZ mat2 that is not
+2-D or not already in the compute dtype is refused (161002) because that path is not emulated.
 """
 
 from __future__ import annotations
@@ -40,7 +45,9 @@ from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import cast
 from emulator.kernels.math.elementwise import broadcast_shape
 from emulator.kernels.math.reduce_common import fill_l0
-from emulator.meta.dtypes import DataType, type_size
+from emulator.kernels.math.trans_matmul_weight import nd_from_nz
+from emulator.meta.dtypes import DataType, dtype_name, type_size
+from emulator.meta.formats import aclFormat
 from emulator.meta.objects import aclTensor, contiguous_strides
 from emulator.opdev import (
     OP_ATTR,
@@ -64,6 +71,8 @@ from emulator.opdev.checks import check_dtype, check_not_null, check_param
 
 D = DataType
 MM_DTYPES = (D.DT_BF16, D.DT_FLOAT16, D.DT_FLOAT)
+NZ = int(aclFormat.ACL_FORMAT_FRACTAL_NZ)
+NZ_C0_BYTES = 32  # a FRACTAL_NZ fractal row: 16 float16 / bfloat16 or 8 float32 elements
 KEEP_DTYPE, ALLOW_FP32_DOWN_PRECISION, USE_FP16, USE_HF32, USE_FP32_ADD = 0, 1, 2, 3, 4
 CUBE_MATH_TYPES = (-1, KEEP_DTYPE, ALLOW_FP32_DOWN_PRECISION, USE_FP16, USE_HF32, USE_FP32_ADD)
 F32 = np.dtype(np.float32)
@@ -99,6 +108,7 @@ class MatmulTilingData(ctypes.Structure):
         ("isTransA", ctypes.c_int64),
         ("isTransB", ctypes.c_int64),
         ("hf32Flag", ctypes.c_int64),
+        ("isNzB", ctypes.c_int64),  # x2 is stored FRACTAL_NZ (aclnnTransMatmulWeight's layout)
     ]
 
 
@@ -149,7 +159,7 @@ def matmul_tiling(ctx: TilingContext) -> TilingResult:
         singleCoreM=sm * base_m, singleCoreN=sn * base_n, singleCoreK=ka, batchRegions=b_regions,
         mRegions=m_regions, nRegions=n_regions, usedCoreNum=used, stepKa=max(ceil_div(ka, base_k), 1),
         stepKb=max(ceil_div(kb, base_k), 1), dbL0C=1, isTransA=int(bool(trans_a)), isTransB=int(bool(trans_b)),
-        hf32Flag=int(bool(hf32)),
+        hf32Flag=int(bool(hf32)), isNzB=int(x2.format == NZ),
     )  # fmt: skip
     return TilingResult(tiling_key=0, block_dim=used, data=data)  # cube core: L1 / L0, no unified buffer
 
@@ -178,12 +188,17 @@ def _batch_index(batch_shape: tuple[int, ...], out_batch: tuple[int, ...], lo: i
 
 
 def _operand(
-    view: np.ndarray, dtype: np.dtype, shape: tuple[int, ...], batch: np.ndarray | slice, rows: slice, cols: slice
-) -> np.ndarray:
-    """Batches ``batch``, then rows and columns of the stored (batch, r, c) matrices of one input."""
+    view: np.ndarray, dtype: np.dtype, shape: tuple[int, ...], batch: np.ndarray | slice, rows: slice, cols: slice,
+    nz: bool = False,
+) -> np.ndarray:  # fmt: skip
+    """Batches ``batch``, then rows and columns of the stored (batch, r, c) matrices of one input (read
+    back from their fractals when ``nz``: C0 is 32 bytes of elements)."""
     r, c = shape[-2], shape[-1]
     count = _prod(shape[:-2])
-    mat = view.view(dtype)[: count * r * c].reshape(count, r, c)
+    if nz:
+        mat = nd_from_nz(view.view(dtype), r, c, NZ_C0_BYTES // dtype.itemsize)
+    else:
+        mat = view.view(dtype)[: count * r * c].reshape(count, r, c)
     return mat[batch, rows, cols] if isinstance(batch, slice) else mat[batch][:, rows, cols]
 
 
@@ -230,7 +245,7 @@ def matmul_kernel(ctx: BlockContext[MatmulAttrs], x1: np.ndarray, x2: np.ndarray
     if data.isTransB:  # stored (N, K)
         b = _operand(x2, d2, s2, batch_b, n_rng, every).swapaxes(-1, -2)
     else:
-        b = _operand(x2, d2, s2, batch_b, every, n_rng)
+        b = _operand(x2, d2, s2, batch_b, every, n_rng, nz=bool(data.isNzB))
     if d1 != F32 or d2 != F32:
         a, b = a.astype(F32), b.astype(F32)
     elif data.hf32Flag:
@@ -306,6 +321,27 @@ def _check_common(api: str, self: aclTensor, mat2: aclTensor, out: aclTensor, mo
     for name, t in (("self", self), ("mat2", mat2), ("out", out)):
         check_dtype(api, name, t, MM_DTYPES)
     check_param(mode in CUBE_MATH_TYPES, api, f"cubeMathType {mode} is not supported.")
+    if mat2.storage_format == NZ:  # CheckWeightNzDtype: no float16 / bfloat16 mix with an NZ weight
+        pair = {self.dtype, mat2.dtype}
+        check_param(pair != {D.DT_FLOAT16, D.DT_BF16}, api, "The dtypes of self and mat2 must be both DT_BF16 or "
+                    f"both DT_FLOAT16, now self's dtype is [{dtype_name(self.dtype)}], mat2's dtype is "
+                    f"[{dtype_name(mat2.dtype)}]")  # fmt: skip
+
+
+def _check_nz(api: str, self: aclTensor, mat2: aclTensor, out: aclTensor, mode: int, kind: str) -> None:
+    """After the shape checks: aclnnMatmul's CheckFormat (self and out never NZ), then what the NZ
+    weight path here emulates — a 2-D weight already in the compute dtype (no Cast of fractals)."""
+    if kind == "matmul":
+        check_param(NZ not in (self.storage_format, out.storage_format), api,
+                    "The 'self' or 'out' tensor currently does not support NZ format")  # fmt: skip
+    if mat2.storage_format != NZ:
+        return
+    rank = len(mat2.view_shape)
+    check_param(rank == 2, api, f"a FRACTAL_NZ mat2 must be 2-D here (the batched NZ weight is not emulated), not "
+                f"{rank}-D.")  # fmt: skip
+    compute = compute_dtype(self.dtype, mat2.dtype, mode)
+    check_param(mat2.dtype == compute, api, f"a FRACTAL_NZ mat2 of {dtype_name(mat2.dtype)} must already have the "
+                f"compute dtype {dtype_name(compute)} (casting a weight's fractals is not emulated).")  # fmt: skip
 
 
 Plan = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -344,6 +380,7 @@ def _matmul(api: str, self: aclTensor | None, mat2: aclTensor | None, out: aclTe
     mode = int(mode)
     _check_common(api, self, mat2, out, mode)
     a2, b2, kernel_shape, _ = _plan(api, self, mat2, out, kind)
+    _check_nz(api, self, mat2, out, mode, kind)
     with create_executor() as unique:
         executor = unique.get()
         if out.numel == 0:
@@ -374,7 +411,9 @@ def matmul_chain(
         trans_a = False
     else:
         a, trans_a = contiguous_or_transposed(self, executor)
-    if len(b2) != len(mat2.view_shape):
+    if mat2.storage_format == NZ:  # its fractals go to MatMulV3 as they are (isNzB in the tiling)
+        b, trans_b = mat2, False
+    elif len(b2) != len(mat2.view_shape):
         b = contiguous(mat2, executor)
         b = reshape_view(executor, b, b2)
         trans_b = False

@@ -14,8 +14,8 @@ INT8 FLOAT8_E4M3FN HIFLOAT8 UINT8; 310P: F16 INT8; others F16); storage format N
 exactly 2 otherwise; 161002). The real chain is Contiguous (or a view of the weight itself),
 TransData to FRACTAL_NZ and a TensorMove back into the weight; here one TransData kernel reads the
 weight and writes its NZ form in place (a single block, so no block reads what another wrote).
-Emulated consumers: none of the matmul kernels here reads an NZ weight (it is a private layout; the
-NZ paths of aclnnMm / aclnnWeightQuantBatchMatmulV2 are not emulated).
+Emulated consumers, which read the layout back with ``nd_from_nz``: aclnnMm / aclnnMatmul (a 2-D
+float weight) and aclnnWeightQuantBatchMatmulV2 (int8 / int4 weights).
 """
 
 from __future__ import annotations
@@ -81,6 +81,18 @@ def nz_shape(shape: Sequence[int], dtype: int) -> tuple[int, ...]:
     *batch, k, n = shape
     c0 = nz_block(dtype)
     return (*batch, ceil_div(n, c0), ceil_div(k, HALF_BLOCK), HALF_BLOCK, c0)
+
+
+def nd_from_nz(flat: np.ndarray, k: int, n: int, c0: int) -> np.ndarray:
+    """The (batch, k, n) matrices held in FRACTAL_NZ storage (batch, ceil(n / c0), ceil(k / 16), 16, c0).
+
+    ``flat`` holds the storage's elements (int4 already unpacked); ``c0`` is 32 bytes of them. The
+    result is a view when it can be one: callers slice it, and the kernels that own it copy.
+    """
+    kp, np_ = align_up(k, HALF_BLOCK), align_up(n, c0)
+    count = flat.size // (kp * np_)
+    fractal = flat[: count * kp * np_].reshape(count, np_ // c0, kp // HALF_BLOCK, HALF_BLOCK, c0)
+    return fractal.transpose(0, 2, 3, 1, 4).reshape(count, kp, np_)[:, :k, :n]
 
 
 def rank_error(rank: int, dtype: int, soc: str, v2: bool) -> str | None:

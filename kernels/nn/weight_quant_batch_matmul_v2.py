@@ -37,10 +37,11 @@ import numpy as np
 from emulator.device.interface import BlockContext, KernelAttrs
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.tensors import is_contiguous
-from emulator.engine.tiling import KernelSignature, ceil_div
+from emulator.engine.tiling import KernelSignature, align_up, ceil_div
 from emulator.errors import AclnnParamNullptr, L0StepFailed
 from emulator.kernels.math.matmul import BLAS_LOCK, MIN_CORE_MACS, contiguous_or_transposed
 from emulator.kernels.math.soc_lists import DAV_2201
+from emulator.kernels.math.trans_matmul_weight import nd_from_nz
 from emulator.meta.dtypes import DataType, dtype_name
 from emulator.meta.formats import aclFormat
 from emulator.meta.objects import aclTensor, contiguous_strides
@@ -149,10 +150,9 @@ def unpack_int4(raw: np.ndarray, count: int) -> np.ndarray:
 def _from_nz(raw: np.ndarray, k: int, n: int, int4: bool) -> np.ndarray:
     """The (k, n) weight from its FRACTAL_NZ storage (n / C0, k / 16, 16, C0), C0 = 32 bytes of elements."""
     c0 = 64 if int4 else 32
-    kp, np_ = ceil_div(k, 16) * 16, ceil_div(n, c0) * c0
-    flat = unpack_int4(raw, kp * np_) if int4 else raw.view(np.int8)[: kp * np_]
-    fractal = flat.reshape(np_ // c0, kp // 16, 16, c0).transpose(1, 2, 0, 3).reshape(kp, np_)
-    return fractal[:k, :n]
+    count = align_up(k, 16) * align_up(n, c0)
+    flat = unpack_int4(raw, count) if int4 else raw.view(np.int8)[:count]
+    return nd_from_nz(flat, k, n, c0)[0]
 
 
 def _float_bits(raw: np.ndarray, count: int) -> np.ndarray:

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from reduce_helpers import INVALID, NP, NULLPTR, Npu, check, values
 
-from emulator import acl, aclnn
+from emulator import acl, aclnn, npu, process
+from emulator.config import Settings
 
 A = aclnn
 F32, F16, B16 = A.ACL_FLOAT, A.ACL_FLOAT16, A.ACL_BF16
@@ -430,18 +431,94 @@ def test_trans_matmul_weight_statuses(dtype: int, shape: tuple[int, ...], fmt: i
     assert text in acl.get_recent_err_msg()
 
 
+def _nz_weight(npu: Npu, w: np.ndarray, dtype: int) -> object:
+    """The official flow: a buffer of CalculateMatmulWeightSize(V2) elements holding the (k, n) weight,
+    an ND tensor over it, made FRACTAL_NZ in place by aclnnTransMatmulWeight."""
+    k, n = w.shape
+    if dtype == F16:
+        size, _ = A.aclnnCalculateMatmulWeightSize(A.aclCreateIntArray([k, n], 2))
+    else:
+        size, _ = A.aclnnCalculateMatmulWeightSizeV2(A.aclCreateIntArray([k, n], 2), dtype)
+    storage = np.zeros(size, w.dtype)
+    storage[: w.size] = w.reshape(-1)
+    dev = npu.tensor(storage, dtype)
+    weight = A.aclCreateTensor([k, n], 2, dtype, [n, 1], 0, A.ACL_FORMAT_ND, [size], 1, dev.addr)
+    assert npu.run(A.aclnnTransMatmulWeightGetWorkspaceSize, A.aclnnTransMatmulWeight, weight)[0] == 0
+    assert weight.storage_format == A.ACL_FORMAT_FRACTAL_NZ
+    return weight
+
+
+@pytest.mark.parametrize(
+    ("shape", "size"), [((33, 20), 48 * 32), ((2, 16, 64), 2 * 16 * 64), ((4, 0), 0)], ids=["2-D", "3-D", "zero"]
+)  # fmt: skip
+def test_calculate_weight_size_v1(shape: tuple[int, ...], size: int) -> None:
+    """The v1 function sizes a float16 weight (N aligned to 16) and, unlike V2, lets a zero dim through."""
+    Npu()
+    assert A.aclnnCalculateMatmulWeightSize(A.aclCreateIntArray(list(shape), len(shape))) == (size, 0)
+
+
+def test_calculate_weight_size_v1_statuses() -> None:
+    """Null 161001; on A2 fewer than 2 or more than 6 dims 161002; on 310P anything but 2 dims 161002."""
+    Npu()
+    assert A.aclnnCalculateMatmulWeightSize(None) == (0, NULLPTR)
+    assert "expected tensorShape not to be a null pointer" in acl.get_recent_err_msg()
+    assert A.aclnnCalculateMatmulWeightSize(A.aclCreateIntArray([1] * 7, 7)) == (0, INVALID)
+    assert "tensorShape has 2-6 dimensions, but got dimensions 7" in acl.get_recent_err_msg()
+    settings = Settings.from_env().model_copy(update={"soc": "Ascend310P3"})
+    with process.fresh(settings), npu.Session():
+        assert A.aclnnCalculateMatmulWeightSize(A.aclCreateIntArray([2, 16, 16], 3)) == (0, INVALID)
+        assert "tensorShape has 2 dimensions, but got dimensions 3" in acl.get_recent_err_msg()
+        assert A.aclnnCalculateMatmulWeightSize(A.aclCreateIntArray([20, 17], 2)) == (32 * 32, 0)
+
+
+@pytest.mark.parametrize(
+    ("api", "dtype", "self_shape"),
+    [("Mm", F16, (5, 40)), ("Mm", B16, (5, 40)), ("Matmul", F16, (2, 3, 40))], ids=["mm-f16", "mm-bf16", "matmul-3d"]
+)  # fmt: skip
+def test_mm_reads_trans_matmul_weight_nz(api: str, dtype: int, self_shape: tuple[int, ...]) -> None:
+    """aclnnMm / aclnnMatmul read a weight aclnnTransMatmulWeight made FRACTAL_NZ: the float64 golden of
+    the weight as it was before the conversion, K and N not multiples of 16."""
+    npu = Npu()
+    rng = np.random.default_rng(155)
+    k, n = 40, 70
+    w = values((k, n), NP[dtype], rng)
+    weight = _nz_weight(npu, w, dtype)
+    x = values(self_shape, NP[dtype], rng)
+    out = npu.output((*self_shape[:-1], n), dtype)
+    phases = getattr(A, f"aclnn{api}GetWorkspaceSize"), getattr(A, f"aclnn{api}")
+    status, names = npu.run(*phases, npu.tensor(x, dtype).handle, weight, out.handle, 1)
+    assert status == 0, acl.get_recent_err_msg()
+    assert "TransData" not in names and "Contiguous" not in names
+    check(out.numpy(), np.matmul(x.astype(np.float64), w.astype(np.float64)))
+
+
+def test_mm_nz_weight_statuses() -> None:
+    """161002: aclnnMatmul's NZ self / out and float16-bfloat16 mixes with an NZ weight (real texts); an NZ
+    weight that would need a Cast of its fractals (not emulated)."""
+    npu = Npu()
+    rng = np.random.default_rng(156)
+    weight = _nz_weight(npu, values((32, 16), np.dtype(np.float16), rng), F16)
+    xbf, x32 = (npu.tensor(np.ones((4, 32)), d).handle for d in (B16, F32))
+    nz_self = _nz_weight(npu, values((4, 32), np.dtype(np.float16), rng), F16)
+    out16, out32 = npu.output((4, 16), F16).handle, npu.output((4, 16), F32).handle
+    cases = [
+        (A.aclnnMatmulGetWorkspaceSize, (nz_self, weight, out16), "'self' or 'out' tensor currently does not support"),
+        (A.aclnnMatmulGetWorkspaceSize, (xbf, weight, out16), "must be both DT_BF16 or both DT_FLOAT16"),
+        (A.aclnnMmGetWorkspaceSize, (x32, weight, out32), "must already have the compute dtype DT_FLOAT"),
+    ]
+    for phase1, args, text in cases:
+        _, executor, ret = phase1(*args, 1)
+        assert (ret, executor) == (INVALID, None), text
+        assert text in acl.get_recent_err_msg()
+
+
 def test_wqbmm_reads_trans_matmul_weight_nz() -> None:
     """The official CalculateMatmulWeightSizeV2 flow: an int8 weight made FRACTAL_NZ in place, then WQBMM."""
     npu = Npu()
     rng = np.random.default_rng(154)
     m, k, n = 3, 40, 70
     w = rng.integers(-8, 8, (k, n)).astype(np.int8)
-    size, _ = A.aclnnCalculateMatmulWeightSizeV2(A.aclCreateIntArray([k, n], 2), I8)
-    storage = np.zeros(size, np.int8)
-    storage[: w.size] = w.reshape(-1)
-    dev = npu.tensor(storage, I8)
-    weight = A.aclCreateTensor([k, n], 2, I8, [n, 1], 0, A.ACL_FORMAT_ND, [k, n], 2, dev.addr)
-    assert npu.run(A.aclnnTransMatmulWeightGetWorkspaceSize, A.aclnnTransMatmulWeight, weight)[0] == 0
+    weight = _nz_weight(npu, w, I8)
     x = rng.uniform(-1, 1, (m, k)).astype(np.float16)
     scale = rng.uniform(0.01, 0.1, (n,)).astype(np.float16)
     y = npu.output((m, n), F16)

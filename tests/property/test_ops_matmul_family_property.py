@@ -103,3 +103,16 @@ def test_weight_size(shape: list[int], dtype: int) -> None:
     c0 = 16 if dtype == A.ACL_FLOAT16 else 32
     expected = int(np.prod(shape[:-2])) * (-(-shape[-2] // 16) * 16) * (-(-shape[-1] // c0) * c0)
     assert (size, ret) == (expected, 0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(shape=st.lists(st.integers(0, 70), min_size=1, max_size=7))
+def test_weight_size_v1(shape: list[int]) -> None:
+    """The v1 size (A2): 2-6 dims, zeros allowed, always the float16 rule; anything else 161002 with size 0."""
+    with process.fresh(), npu.Session():
+        size, ret = A.aclnnCalculateMatmulWeightSize(A.aclCreateIntArray(shape, len(shape)))
+    if not 2 <= len(shape) <= 6:
+        assert (size, ret) == (0, 161002)
+        return
+    expected = int(np.prod(shape[:-2])) * (-(-shape[-2] // 16) * 16) * (-(-shape[-1] // 16) * 16)
+    assert (size, ret) == (expected, 0)
