@@ -235,7 +235,7 @@ class AscendNpu:
         self._check(self._acl.rt.synchronize_device())
 
     # -- kernels ----------------------------------------------------------------------------
-    def launch(self, kernel: KernelLaunch, stream: StreamId) -> None:
+    def launch(self, kernel: KernelLaunch, stream: StreamId, site: object = None) -> None:
         raise errors.FeatureNotSupported(
             f"kernel {kernel.name}: Python kernels run only on the simulated NPU; on a card use the real op provider",
             feature="python kernels",

@@ -192,6 +192,23 @@ class UninitRead:
     allocation: int  # start address of the allocation
 
 
+class SpanMemo:
+    """A launch plan's memo, kept for the device across launches of the same plan.
+
+    The device writes in it what it proved at the last launch (which allocation holds each
+    buffer, and the views it made of them); a later launch with the same buffers reuses that proof
+    only after checking that each allocation is still live at the same address on the same device
+    (a freed, moved or re-allocated buffer fails the check and takes the full path, with its
+    reports). Opaque to everyone else.
+    """
+
+    __slots__ = ("bounds", "views")
+
+    def __init__(self) -> None:
+        self.bounds: tuple[object, ...] | None = None
+        self.views: tuple[object, ...] | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class KernelLaunch:
     """One kernel launch: run ``func`` once per block over uint8 views of ``args``."""
@@ -211,6 +228,7 @@ class KernelLaunch:
     inline_args: tuple[tuple[int, bytes], ...] = ()  # (position, bytes): host data carried in the argument block
     init_roles: tuple[InitRole, ...] = ()  # one per args entry (initcheck); empty: the launch only writes
     on_uninit: Callable[[UninitRead], None] | None = None  # told of each uninitialised read (initcheck)
+    memo: SpanMemo | None = field(default=None, compare=False)  # a launch plan's (see SpanMemo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +341,7 @@ class Device(Protocol):
     def replay(self, entries: list[Callable[[StreamId], None]], stream: StreamId) -> None: ...
 
     # kernels (caps.runs_python_kernels)
-    def launch(self, kernel: KernelLaunch, stream: StreamId) -> None: ...
+    def launch(self, kernel: KernelLaunch, stream: StreamId, site: object = None) -> None: ...
     # a blocking host callback: tasks queued after this point wait until the hold is released
     def hold_stream(self, stream: StreamId) -> int: ...
     def release_stream(self, stream: StreamId, hold: int) -> None: ...

@@ -23,7 +23,7 @@ import numpy as np
 import structlog
 
 from ..interface import Access, InitRole, KernelLaunch, UninitRead
-from .heap import Heap
+from .heap import Allocation, Heap
 
 log = structlog.get_logger(logger_name="device.simulated")
 
@@ -31,12 +31,41 @@ UNWRITTEN = 1  # a shadow byte standing for a never-written byte (0: written)
 OUTPUTS = (InitRole.WRITES, InitRole.SCATTERS)
 
 
-def check_reads(heap: Heap, kernel: KernelLaunch) -> None:
-    """Report every computing input that addresses never-written bytes."""
+def _unwritten(
+    heap: Heap, allocs: tuple[Allocation, ...] | None, index: int, addr: int, nbytes: int
+) -> tuple[int, int]:
+    """``heap.unwritten`` of one argument; with its allocation already known (a launch plan's) without the look-up."""
+    if allocs is None:
+        return heap.unwritten(addr, nbytes)
+    alloc = allocs[index]
+    if nbytes <= 0:
+        return 0, -1
+    if alloc.written is None:
+        return nbytes, addr
+    start = addr - alloc.info.addr
+    count, first = alloc.written.unwritten(start, start + nbytes)
+    return count, alloc.info.addr + first if count else -1
+
+
+def _mark(heap: Heap, allocs: tuple[Allocation, ...] | None, index: int, addr: int, nbytes: int) -> None:
+    """``heap.mark_written`` of one argument, the same way."""
+    if allocs is None:
+        heap.mark_written(addr, nbytes)
+    elif nbytes > 0:
+        start = addr - allocs[index].info.addr
+        allocs[index].written_state().mark(start, start + nbytes)
+
+
+def check_reads(heap: Heap, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None = None) -> None:
+    """Report every computing input that addresses never-written bytes.
+
+    ``allocs``: the allocation of each argument when the caller has just proven them live (a
+    launch plan's memo); otherwise each is looked up.
+    """
     for index, (arg, role) in enumerate(zip(kernel.args, kernel.init_roles, strict=False)):
         if role is not InitRole.COMPUTES:
             continue
-        count, first = heap.unwritten(arg.addr, arg.nbytes)
+        count, first = _unwritten(heap, allocs, index, arg.addr, arg.nbytes)
         if not count:
             continue
         read = UninitRead(kernel.name, index, arg.addr, arg.nbytes, count, first, heap.allocation_start(arg.addr))
@@ -46,13 +75,21 @@ def check_reads(heap: Heap, kernel: KernelLaunch) -> None:
             log.warning("device.uninitialised_read", kernel=kernel.name, addr=hex(arg.addr), unwritten=count)
 
 
-def record_writes(heap: Heap, kernel: KernelLaunch, run_shadow: Callable[[list[np.ndarray]], None]) -> None:
-    """After the kernel ran: what its outputs (and scratch) now hold, written or not."""
+def record_writes(
+    heap: Heap,
+    kernel: KernelLaunch,
+    run_shadow: Callable[[list[np.ndarray]], None],
+    allocs: tuple[Allocation, ...] | None = None,
+) -> None:
+    """After the kernel ran: what its outputs (and scratch) now hold, written or not.
+
+    ``allocs``: as for check_reads.
+    """
     roles = kernel.init_roles
     if not roles:
-        for arg in kernel.args:
+        for index, arg in enumerate(kernel.args):
             if arg.access & Access.WRITE:
-                heap.mark_written(arg.addr, arg.nbytes)
+                _mark(heap, allocs, index, arg.addr, arg.nbytes)
         return
     outputs = [i for i, role in enumerate(roles) if role in OUTPUTS]
     if _needs_shadow(heap, kernel):
@@ -62,10 +99,10 @@ def record_writes(heap: Heap, kernel: KernelLaunch, run_shadow: Callable[[list[n
             heap.assign_written(kernel.args[i].addr, shadows[i] == 0)
     else:
         for i in outputs:
-            heap.mark_written(kernel.args[i].addr, kernel.args[i].nbytes)
-    for arg, role in zip(kernel.args, roles, strict=False):
+            _mark(heap, allocs, i, kernel.args[i].addr, kernel.args[i].nbytes)
+    for index, (arg, role) in enumerate(zip(kernel.args, roles, strict=False)):
         if role is InitRole.UNREAD and arg.access & Access.WRITE:  # scratch the kernel wrote for itself
-            heap.mark_written(arg.addr, arg.nbytes)
+            _mark(heap, allocs, index, arg.addr, arg.nbytes)
 
 
 def _needs_shadow(heap: Heap, kernel: KernelLaunch) -> bool:

@@ -61,7 +61,7 @@ from ..soc import SocProfile, load_soc
 from . import cost, initcheck
 from .bounds import checked
 from .capture import CaptureMode, CaptureStatus, Replay
-from .heap import DEVICE_BASE, DEVICE_SPAN, Heap
+from .heap import DEVICE_BASE, DEVICE_SPAN, Allocation, Heap
 from .host import PinnedHost, host_view
 from .host_maps import this_process as this_process_maps
 from .streams import Scheduler
@@ -469,7 +469,8 @@ class SimulatedNpu:
             self.scheduler.synchronize_all()
 
     # -- kernels ----------------------------------------------------------------------------
-    def launch(self, kernel: KernelLaunch, stream: StreamId) -> None:
+    def launch(self, kernel: KernelLaunch, stream: StreamId, site: object = None) -> None:
+        """Enqueue ``kernel``; ``site``: the host call's site when the caller has it already (else the source's)."""
         with self.lock:
             if not 1 <= kernel.block_dim <= MAX_BLOCK_DIM:  # the task descriptor holds the block dim in 16 bits
                 raise InvalidValue(
@@ -478,14 +479,41 @@ class SimulatedNpu:
                     block_dim=kernel.block_dim,
                 )
             name = f"kernel {kernel.name}"
-            site = self._site()
-            for arg in kernel.args:
-                if self.heap.containing(arg.addr, arg.nbytes) is None:
-                    what = self.heap.describe_bad_address(arg.addr, arg.nbytes, f"{name} argument")
-                    self.fault(DeviceFault("out of bounds", name, stream, what.removeprefix(f"{name} "), site))
-                    raise InvalidValue(what, addr=arg.addr, count=arg.nbytes)
+            if self._site_source is None:
+                site = None  # no site source: tasks carry none, whatever the caller has
+            elif site is None:
+                site = self._site_source()
+            memo = kernel.memo
+            if memo is None or self._proven(memo.bounds, kernel.args) is None:
+                found = []
+                for arg in kernel.args:
+                    alloc = self.heap.containing(arg.addr, arg.nbytes)
+                    if alloc is None:
+                        what = self.heap.describe_bad_address(arg.addr, arg.nbytes, f"{name} argument")
+                        self.fault(DeviceFault("out of bounds", name, stream, what.removeprefix(f"{name} "), site))
+                        raise InvalidValue(what, addr=arg.addr, count=arg.nbytes)
+                    found.append(alloc)
+                if memo is not None:
+                    memo.bounds = (self.heap, kernel.args, tuple(found))
             run = self._kernel_task(kernel, name, stream, site)
             self._submit(stream, name, run, kernel.args, cost.kernel_us(self.soc, kernel), site)
+
+    def _proven(self, proof: tuple[object, ...] | None, args: tuple[BufferArg, ...]) -> tuple[Allocation, ...] | None:
+        """The allocations a memo proved hold ``args``, if that proof still holds, else None.
+
+        It holds when it was made on this device for the same buffers and every allocation is still
+        the live one at its address: an allocation's size never changes, so its bounds do not either.
+        A freed buffer, or one re-allocated (a new allocation object), fails it; so does a reserved
+        range, whose mapping may change under the same allocation.
+        """
+        if proof is None or proof[0] is not self.heap or proof[1] != args:
+            return None
+        allocs: tuple[Allocation, ...] = proof[2]  # type: ignore[assignment]
+        get = self.heap.get
+        for alloc in allocs:
+            if alloc.mapped is not None or get(alloc.info.addr) is not alloc:
+                return None
+        return allocs
 
     def _site(self) -> object:
         return self._site_source() if self._site_source is not None else None
@@ -511,9 +539,11 @@ class SimulatedNpu:
                 ub_bytes=kernel.ub_bytes_per_block,
                 ub_size=self.soc.ub_size,
             )
+        memo = kernel.memo
+        allocs = self._proven(memo.bounds, kernel.args) if memo is not None else None  # checked again: freed since?
         if kernel.init_roles:
-            initcheck.check_reads(self.heap, kernel)
-        views = self.heap.views([(arg.addr, arg.nbytes) for arg in kernel.args], f"kernel {kernel.name}")
+            initcheck.check_reads(self.heap, kernel, allocs)
+        views = self._views(kernel, allocs)
         views = self._with_inline(kernel, views)
         if kernel.bounds_checked:
             views = [checked(view, kernel.name) for view in views]
@@ -541,7 +571,32 @@ class SimulatedNpu:
                 raise
         if kernel.check is not None:
             kernel.check(views)
-        initcheck.record_writes(self.heap, kernel, lambda shadows: self._run_shadow(kernel, shadows))
+        initcheck.record_writes(self.heap, kernel, lambda shadows: self._run_shadow(kernel, shadows), allocs)
+
+    def _views(self, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None) -> list[np.ndarray]:
+        """The kernel's buffer views; a plan's memo keeps the last ones while their backing is the same.
+
+        ``allocs``: the memo's allocations of the buffers, proven live where they were just now
+        (None: no such proof). A view is a slice of its allocation's backing; once made, every
+        chunk under it has been touched (and paid for), and touched chunks stay so while the
+        allocation lives, so the same views serve again over the same backings.
+        """
+        memo = kernel.memo
+        if allocs is not None and memo is not None and memo.views is not None:
+            args, proven, backings, views = memo.views
+            if (
+                args == kernel.args
+                and proven == allocs
+                and all(
+                    alloc.buffer is backing
+                    for alloc, backing in zip(allocs, backings, strict=True)  # type: ignore[call-overload]
+                )
+            ):
+                return list(views)  # type: ignore[call-overload]
+        fresh = self.heap.views([(arg.addr, arg.nbytes) for arg in kernel.args], f"kernel {kernel.name}")
+        if allocs is not None and memo is not None:
+            memo.views = (kernel.args, allocs, tuple(a.buffer for a in allocs), tuple(fresh))
+        return fresh
 
     @staticmethod
     def _with_inline(kernel: KernelLaunch, buffers: list[np.ndarray]) -> list[np.ndarray]:

@@ -25,6 +25,7 @@ from emulator.engine.args import ArgPack, flatten
 from emulator.engine.executor import RepeatMode
 from emulator.engine.initcheck import ArgInfo, input_name, input_role, reporter
 from emulator.engine.kernel_mgr import OpKernelBin
+from emulator.engine.plan import LaunchPlan
 from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes
 from emulator.engine.tiling import KernelSignature, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
 from emulator.errors import AclnnError
@@ -199,12 +200,17 @@ class AiCoreLauncher(Launcher):
     workspace: list[aclTensor] = field(default_factory=list)
     recorded: TilingResult | None = None
     attrs: KernelAttrs | None = None  # built at the first launch: the pack's dtypes, shapes and attributes are fixed
+    plan: LaunchPlan | None = None  # the first plain launch's record, which op-cache replays launch
 
     @property
     def name(self) -> str:
         return self.impl.op_type
 
     def launch(self, ctx: RunContext) -> None:
+        plan = self.plan
+        if plan is not None and ctx.replay:
+            self._launch_plan(ctx, plan)
+            return
         executor = ctx.executor
         kernel_mgr = executor.ctx.aclnn.kernel_mgr
         packages = kernel_mgr.packages
@@ -227,9 +233,18 @@ class AiCoreLauncher(Launcher):
         buffers, inline, infos = kernel_buffers(ctx, self.impl, self.pack, self.workspace)
         debug = self.bin.debug  # decided when the op was registered, not now
         printf, check = _debug_hooks(self.impl.op_type, self.pack, debug, executor.ctx.diagnostics)
-        self._atomic_clean(ctx)
+        cleans = self._atomic_clean(ctx)
         if self.attrs is None:
             self.attrs = kernel_attrs(self.impl, self.pack)  # what the binary has baked in
+        ub_use = result.ub_use(self._itemsizes())
+        plain = not (inline or debug or cleans or self.pack.outshape)
+        if plain and (self.plan is None or self.plan.tiling is not result):
+            # the first launch of this signature: what a replay needs besides the addresses
+            self.plan = LaunchPlan(
+                result, ub_use, self.attrs, tuple(info.tensor for info in infos),
+                tuple(b.nbytes for b in buffers), tuple(b.access for b in buffers), infos,
+                tuple(info.role for info in infos),
+            )  # fmt: skip
         ctx.device.launch(
             KernelLaunch(
                 self.impl.op_type,
@@ -237,18 +252,48 @@ class AiCoreLauncher(Launcher):
                 result.block_dim,
                 buffers,
                 result.tiling_bytes,
-                result.ub_use(self._itemsizes()),
+                ub_use,
                 Engine.AICORE,
                 attrs=self.attrs,
                 printf=printf,
                 check=check,
                 bounds_checked=debug,
                 inline_args=inline,
+                memo=self.plan.memo if plain and self.plan is not None else None,
                 **initcheck_fields(ctx, infos),
             ),
             ctx.stream,
+            ctx.site,
         )
         apply_out_shapes(ctx, self.pack)
+
+    def _launch_plan(self, ctx: RunContext, plan: LaunchPlan) -> None:
+        """A cache replay of a plain launch: the recorded launch at this call's addresses.
+
+        Everything else was fixed by the first launch of this key (see ``emulator.engine.plan``);
+        the device checks the addresses against live allocations as every launch's are.
+        """
+        initcheck: dict[str, Any] = {}
+        if ctx.initcheck:
+            op = ctx.executor.ctx
+            report = reporter(ctx.executor.api, plan.infos, ctx.site, op.diagnostics, op.registry)
+            initcheck = {"init_roles": plan.roles, "on_uninit": report}
+        ctx.device.launch(
+            KernelLaunch(
+                self.impl.op_type,
+                self.impl.kernel,
+                plan.tiling.block_dim,
+                plan.buffers(ctx.address_of),
+                plan.tiling.tiling_bytes,
+                plan.ub_use,
+                Engine.AICORE,
+                attrs=plan.attrs,
+                memo=plan.memo,
+                **initcheck,
+            ),
+            ctx.stream,
+            ctx.site,
+        )
 
     def _itemsizes(self) -> list[int]:
         sizes = []
@@ -258,15 +303,16 @@ class AiCoreLauncher(Launcher):
                 sizes.append(np_dtype.itemsize)
         return sizes
 
-    def _atomic_clean(self, ctx: RunContext) -> None:
-        """Buffers the kernel JSON's ``parameters`` ask to be pre-filled get a MemSet first."""
+    def _atomic_clean(self, ctx: RunContext) -> bool:
+        """Buffers the kernel JSON's ``parameters`` ask to be pre-filled get a MemSet first (True if any may)."""
         params = (self.bin.kernel_json or {}).get("parameters") if self.bin is not None else None
         if not params:
-            return
+            return False
         flat = [t for t in flatten(self.pack.inputs) + flatten(self.pack.outputs) + self.workspace if t is not None]
         for tensor, param in zip(flat, params, strict=False):
             if isinstance(param, dict):
                 _memset_tensor(ctx, tensor, param)
+        return True
 
     def repeatable(self, executor: aclOpExecutor) -> bool:
         return not self.pack.outshape
