@@ -253,7 +253,8 @@ class Registry:
             listener("created", res)
         return res
 
-    def remove(self, kind: ResourceKind, key: int) -> Resource | None:
+    def remove(self, kind: ResourceKind, key: int, *, site: Site | None = None) -> Resource | None:
+        """``site``: where it was released when the caller has captured that already (else captured here)."""
         if not self.enabled:
             return None
         with self._lock:
@@ -261,7 +262,7 @@ class Registry:
             if res is None:
                 return None
             self.released[kind] += 1
-            res.released_at = capture_site(2)
+            res.released_at = capture_site(2) if site is None else site
             res.ref = None
             self._graveyard[(kind, key)] = res
             if len(self._graveyard) > GRAVEYARD_SIZE:

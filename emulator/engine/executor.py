@@ -86,6 +86,7 @@ class RunContext:
     subst: dict[int, aclTensor] = field(default_factory=dict)
     initcheck: bool = False  # launches carry initcheck roles and a reporter
     site: Site | None = None  # the user's phase-2 call, which initcheck reports name
+    host_site: Site | None = None  # the same call for the device's tasks, if captured already (else the device does)
 
     @property
     def replay(self) -> bool:
@@ -296,18 +297,29 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
                 self.destroy()
         return OK
 
-    def replay(self, workspace: int, workspace_size: int, stream: int, subst: dict[int, aclTensor]) -> int:
-        """An op-cache hit: the recorded launches again, with the new call's tensors and workspace."""
-        self._launch_all(workspace, workspace_size, stream, subst)
+    def replay(
+        self, workspace: int, workspace_size: int, stream: int, subst: dict[int, aclTensor], site: Site | None = None
+    ) -> int:
+        """An op-cache hit: the recorded launches again, with the new call's tensors and workspace.
+
+        ``site``: the user's phase-2 call, when the caller has captured it already.
+        """
+        self._launch_all(workspace, workspace_size, stream, subst, site)
         return OK
 
-    def _launch_all(self, workspace: int, workspace_size: int, stream: int, subst: dict[int, aclTensor]) -> None:
+    def _launch_all(
+        self, workspace: int, workspace_size: int, stream: int, subst: dict[int, aclTensor], site: Site | None = None
+    ) -> None:
         op = self.ctx
         try:
             device, sid = op.runtime.resolve_stream(stream, submit=True)
             self._bind_workspace(workspace)
-            site = capture_site() if op.settings.initcheck else None
-            ctx = RunContext(self, device, sid, workspace, workspace_size, subst, op.settings.initcheck, site)
+            initcheck = op.settings.initcheck
+            if initcheck and site is None:
+                site = capture_site()
+            ctx = RunContext(
+                self, device, sid, workspace, workspace_size, subst, initcheck, site if initcheck else None, site
+            )
             if op.settings.shape_only:  # a dry run: everything phase 1 decided, no kernel
                 op.aclnn.skipped_launches += len(self.launchers)
                 log.debug("executor.shape_only", api=self.api, skipped=len(self.launchers))

@@ -263,7 +263,7 @@ class AiCoreLauncher(Launcher):
                 **initcheck_fields(ctx, infos),
             ),
             ctx.stream,
-            ctx.site,
+            ctx.host_site,
         )
         apply_out_shapes(ctx, self.pack)
 
@@ -292,7 +292,7 @@ class AiCoreLauncher(Launcher):
                 **initcheck,
             ),
             ctx.stream,
-            ctx.site,
+            ctx.host_site,
         )
 
     def _itemsizes(self) -> list[int]:

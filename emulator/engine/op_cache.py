@@ -35,7 +35,7 @@ from emulator.meta.objects import (
     aclTensorList,
 )
 from emulator.status import AclnnStatus
-from emulator.tracking import ResourceKind
+from emulator.tracking import ResourceKind, Site, capture_site
 
 log = structlog.get_logger(logger_name="emulator.engine.cache")
 
@@ -123,10 +123,10 @@ class OpExecCacheWrap(Handle):
     def set_repeatable(self) -> None:
         raise AclnnError(f"{self.api}: a cache replay object cannot be made repeatable", msg_id="EZ9999")
 
-    def destroy(self) -> None:
+    def destroy(self, site: Site | None = None) -> None:
         if self.alive:
             self.alive = False
-            self.ctx.registry.remove(self.kind, self.key)
+            self.ctx.registry.remove(self.kind, self.key, site=site)
 
 
 def substitutions(original: tuple[Any, ...], current: tuple[Any, ...]) -> dict[int, aclTensor]:
@@ -220,10 +220,13 @@ class OpCache:
                 report_kind=ReportKind.EXECUTOR_REUSE,
             )
             raise AclnnError(f"{wrap.api}: the executor was already freed", msg_id=None)
+        # one capture of the user's phase-2 call for the launch, initcheck and the replay object's release
+        settings = wrap.ctx.settings
+        site = capture_site() if settings.initcheck or wrap.ctx.registry.enabled else None
         try:
             if workspace_size > 0 and not workspace:
                 raise AclnnParamNullptr(f"workspace is null but workspaceSize is {workspace_size}", msg_id=None)
             subst = substitutions(wrap.entry.template.l2_inputs, wrap.args)
-            return wrap.entry.template.replay(workspace, workspace_size, stream, subst)
+            return wrap.entry.template.replay(workspace, workspace_size, stream, subst, site)
         finally:
-            wrap.destroy()
+            wrap.destroy(site)
