@@ -1,0 +1,313 @@
+"""The compiled launch plan of an op-cache entry: a replay gives what a full (uncached) call gives.
+
+Each scenario runs twice, in a process with the op cache and in one without it (DISABLE_L2_CACHE),
+from the same lines of this file, after one warm-up call (which, with the cache, makes the entry
+and its plan). What the two must agree on: every status, the output bytes, the sanitizer reports
+(api, message, kind and site), the recent error message and the api / task events of a trace. The
+scenarios are the plan's invariants: the device's proof of the last launch must not outlive a
+freed buffer, a buffer re-allocated at the same or another address, another stream, an armed
+fault, a trace or a sanitizer switched on or off.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from emulator import acl, aclnn, process, trace
+from emulator.acl import constants as c
+from emulator.config import Settings
+from emulator.engine.launchers import AiCoreLauncher
+from emulator.faults import Injector
+
+N = 16
+
+
+@dataclass
+class World:
+    """One emulated process with x, y, out (N float32 each) on the device and an alpha of 1."""
+
+    stream: int
+    ptrs: dict[str, int]
+    tensors: dict[str, Any]
+    alpha: Any
+    seen: list[object] = field(default_factory=list)
+
+    def tensor(self, name: str, data: np.ndarray | None) -> None:
+        """A new device buffer and tensor for ``name`` (its bytes left unwritten when ``data`` is None)."""
+        ptr, ret = acl.rt.malloc(N * 4, 0)
+        assert ret == 0
+        if data is not None:
+            self.write(ptr, data)
+        self.ptrs[name] = ptr
+        self.tensors[name] = aclnn.aclCreateTensor([N], 1, aclnn.ACL_FLOAT, None, 0, 2, [N], 1, ptr)
+
+    @staticmethod
+    def write(ptr: int, data: np.ndarray) -> None:
+        assert acl.rt.memcpy(ptr, data.nbytes, data.ctypes.data, data.nbytes, c.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+
+    def add(self, stream: int | None = None) -> None:
+        """One two-phase Add and a synchronize; what every call returned is recorded."""
+        t = self.tensors
+        ws, executor, ret1 = aclnn.aclnnAddGetWorkspaceSize(t["x"], t["y"], self.alpha, t["out"])
+        ret2 = aclnn.aclnnAdd(0, ws, executor, self.stream if stream is None else stream)
+        ret3 = acl.rt.synchronize_stream(self.stream if stream is None else stream)
+        self.seen.append((ret1, ret2, ret3, recent_message()))
+
+    def out(self) -> bytes:
+        host = np.zeros(N, np.float32)
+        acl.rt.memcpy(host.ctypes.data, host.nbytes, self.ptrs["out"], host.nbytes, c.ACL_MEMCPY_DEVICE_TO_HOST)
+        return host.tobytes()
+
+    def observed(self) -> tuple[object, ...]:
+        reports = [(d.api, d.message, d.kind, str(d.site)) for d in process.current().diagnostics]
+        return tuple(self.seen), self.out(), tuple(reports)
+
+
+def recent_message() -> str | None:
+    """aclGetRecentErrMsg without its "[PID: n] time" prefix, which differs between the two processes."""
+    text = acl.get_recent_err_msg()
+    return re.sub(r"^\[PID: \d+\] \S+ ", "", text) if text else text
+
+
+X = np.arange(N, dtype=np.float32)
+Y = np.full(N, 0.5, np.float32)
+
+
+@contextmanager
+def world(cached: bool, **overrides: object) -> Iterator[World]:
+    update = {"disable_l2_cache": not cached, **overrides}
+    with process.fresh(Settings.from_env().model_copy(update=update)):
+        acl.rt.set_device(0)
+        stream, _ = acl.rt.create_stream()
+        aclnn.aclnnInit(None)
+        w = World(stream, {}, {}, aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT))
+        w.tensor("x", X)
+        w.tensor("y", Y)
+        w.tensor("out", np.zeros(N, np.float32))
+        w.add()  # the warm-up: with the cache, the entry and its plan
+        yield w
+
+
+def hits() -> int:
+    return process.current().aclnn.op_cache.thread().hits
+
+
+def both(scenario: Callable[[World], None], **overrides: object) -> tuple[object, ...]:
+    """The scenario's observations in the cached process; asserted equal to the uncached one's."""
+    with world(True, **overrides) as w:
+        scenario(w)
+        cached = w.observed()
+        assert hits() > 0, "the scenario never replayed"
+    with world(False, **overrides) as w:
+        scenario(w)
+        uncached = w.observed()
+    assert cached == uncached
+    return cached
+
+
+def test_replay_reads_the_new_inputs() -> None:
+    def scenario(w: World) -> None:
+        w.write(w.ptrs["x"], X * 3)
+        w.add()
+        w.add()
+
+    _, out, reports = both(scenario)
+    assert np.array_equal(np.frombuffer(out, np.float32), X * 3 + Y)
+    assert not reports
+
+
+def test_a_replay_launches_the_plan() -> None:
+    """The hit really goes through the plan (not the full launch), with the plan's memo."""
+    with world(True) as w:
+        launched: list[object] = []
+        original = AiCoreLauncher._launch_plan
+
+        def spy(self: AiCoreLauncher, ctx: Any, plan: Any) -> None:
+            launched.append(plan)
+            original(self, ctx, plan)
+
+        AiCoreLauncher._launch_plan = spy  # type: ignore[method-assign]
+        try:
+            w.add()
+            w.add()
+        finally:
+            AiCoreLauncher._launch_plan = original  # type: ignore[method-assign]
+        assert len(launched) == 2 and launched[0] is launched[1]
+        assert launched[0].memo.bounds is not None and launched[0].memo.views is not None  # type: ignore[attr-defined]
+
+
+def test_a_freed_input_is_caught_as_without_the_plan() -> None:
+    def scenario(w: World) -> None:
+        w.add()  # the plan's memo now holds the proof for these buffers
+        assert acl.rt.free(w.ptrs["x"]) == 0
+        w.add()
+
+    seen, _, _ = both(scenario)
+    assert seen[-1][:3] != (0, 0, 0)  # type: ignore[index]
+
+
+def test_an_input_freed_between_launch_and_synchronize() -> None:
+    """The task runs at the synchronize: the memo's proof is checked again there, not only at launch."""
+
+    def scenario(w: World) -> None:
+        t = w.tensors
+        ws, executor, ret1 = aclnn.aclnnAddGetWorkspaceSize(t["x"], t["y"], w.alpha, t["out"])
+        ret2 = aclnn.aclnnAdd(0, ws, executor, w.stream)
+        ret_free = acl.rt.free(w.ptrs["y"])
+        ret3 = acl.rt.synchronize_stream(w.stream)
+        w.seen.append((ret1, ret2, ret_free, ret3, recent_message()))
+
+    both(scenario)
+
+
+def test_reallocated_at_the_same_size_is_a_new_unwritten_buffer() -> None:
+    """Free and malloc again (often the same address): a new allocation, never written: initcheck reports it."""
+
+    def scenario(w: World) -> None:
+        w.add()
+        old = w.ptrs["x"]
+        assert acl.rt.free(old) == 0
+        w.tensor("x", None)
+        w.seen.append(w.ptrs["x"] == old)
+        w.add()
+
+    _, _, reports = both(scenario)
+    assert any("uninitialised read" in str(r[1]) for r in reports)  # type: ignore[union-attr]
+
+
+def test_an_input_moved_to_another_address() -> None:
+    def scenario(w: World) -> None:
+        w.add()
+        keep = w.ptrs["x"]
+        w.tensor("x", X * 2)  # the old buffer stays allocated: a new address for the same signature
+        w.seen.append(w.ptrs["x"] != keep)
+        w.add()
+
+    _, out, reports = both(scenario)
+    assert np.array_equal(np.frombuffer(out, np.float32), X * 2 + Y)
+    assert not reports
+
+
+def test_another_stream() -> None:
+    def scenario(w: World) -> None:
+        other, ret = acl.rt.create_stream()
+        assert ret == 0
+        w.write(w.ptrs["x"], X + 1)
+        w.add(other)
+        w.add()
+
+    _, out, _ = both(scenario)
+    assert np.array_equal(np.frombuffer(out, np.float32), X + 1 + Y)
+
+
+def test_an_armed_fault_fires_at_the_same_call() -> None:
+    def scenario(w: World) -> None:
+        injector = Injector()
+        injector.inject("aclnnAdd", nth=1)
+        try:
+            w.add()
+        finally:
+            injector.clear()
+        w.add()
+
+    seen, _, _ = both(scenario)
+    assert seen[1][1] != 0 and seen[2][:3] == (0, 0, 0)  # type: ignore[index]
+
+
+def test_a_trace_records_the_same_api_and_task_events() -> None:
+    def events_of(cached: bool) -> list[tuple[str, str, int | None]]:
+        with world(cached) as w:
+            tracer = trace.start_trace()
+            w.add()
+            w.add()
+            trace.stop_trace()
+            return [(e.kind, e.name, e.status) for e in tracer.events if e.kind in ("api", "task")]
+
+    cached = events_of(True)
+    assert cached == events_of(False)
+    assert [name for kind, name, _ in cached if kind == "api"].count("aclnnAdd") == 2
+
+
+def test_uninitialised_input_with_initcheck_on_and_off() -> None:
+    def scenario(w: World) -> None:
+        w.tensor("y", None)  # never written
+        w.add()
+        w.add()
+
+    _, _, on = both(scenario)
+    assert sum("uninitialised read" in str(r[1]) for r in on) == 2  # type: ignore[union-attr]
+    _, _, off = both(scenario, initcheck=False)
+    assert not off
+
+
+def test_tracking_off() -> None:
+    def scenario(w: World) -> None:
+        w.write(w.ptrs["y"], Y * 4)
+        w.add()
+        assert acl.rt.free(w.ptrs["x"]) == 0
+        w.add()
+
+    both(scenario, tracking=False)
+
+
+def signature(case: tuple[tuple[int, ...], int, float, bool]) -> tuple[object, ...]:
+    """What the call's key sees: a 1-D view has one stride whichever way it is "transposed"."""
+    shape, dtype, alpha, transposed = case
+    return shape, dtype, alpha, transposed and len(shape) == 2
+
+
+SHAPES = st.sampled_from([(16,), (4, 4), (2, 8), (8, 2)])
+DTYPES = st.sampled_from([aclnn.ACL_FLOAT, aclnn.ACL_FLOAT16])
+
+
+@settings(max_examples=12, deadline=None)
+@given(first=st.tuples(SHAPES, DTYPES, st.sampled_from([1.0, 2.0]), st.booleans()),
+       second=st.tuples(SHAPES, DTYPES, st.sampled_from([1.0, 2.0]), st.booleans()))  # fmt: skip
+def test_signatures_that_differ_never_share_a_plan(
+    first: tuple[tuple[int, ...], int, float, bool], second: tuple[tuple[int, ...], int, float, bool]
+) -> None:
+    """Two calls share an entry (and so a plan) only when shape, dtype, alpha and strides all agree;
+    either way the second call's result is its own signature's."""
+
+    def call(shape: tuple[int, ...], dtype: int, alpha: float, transposed: bool) -> np.ndarray:
+        np_dtype = np.float32 if dtype == aclnn.ACL_FLOAT else np.float16
+        rows, cols = (shape[0], shape[-1]) if len(shape) == 2 else (1, shape[0])
+        strides = [1, rows] if transposed and len(shape) == 2 else ([cols, 1] if len(shape) == 2 else [1])
+        handles = []
+        data = [np.arange(N, dtype=np_dtype), np.full(N, 3, np_dtype), np.zeros(N, np_dtype)]
+        for arr in data:
+            ptr, _ = acl.rt.malloc(arr.nbytes, 0)
+            World.write(ptr, arr)
+            handles.append((aclnn.aclCreateTensor(list(shape), len(shape), dtype, strides, 0, 2, [N], 1, ptr), ptr))
+        scalar = aclnn.aclCreateScalar(alpha, aclnn.ACL_FLOAT)
+        ws, executor, ret = aclnn.aclnnAddGetWorkspaceSize(handles[0][0], handles[1][0], scalar, handles[2][0])
+        assert ret == 0
+        workspace = acl.rt.malloc(ws, 0)[0] if ws else 0
+        assert aclnn.aclnnAdd(workspace, ws, executor, stream) == 0
+        assert acl.rt.synchronize_stream(stream) == 0
+        host = np.zeros(N, np_dtype)
+        acl.rt.memcpy(host.ctypes.data, host.nbytes, handles[2][1], host.nbytes, c.ACL_MEMCPY_DEVICE_TO_HOST)
+        return host
+
+    with process.fresh():
+        acl.rt.set_device(0)
+        stream, _ = acl.rt.create_stream()
+        aclnn.aclnnInit(None)
+        call(*first)
+        call(*first)  # the first signature's entry is usable now
+        before = hits()
+        got = call(*second)
+        assert (hits() > before) == (signature(first) == signature(second))
+        np_dtype = np.float32 if second[1] == aclnn.ACL_FLOAT else np.float16
+        x = np.arange(N, dtype=np_dtype)
+        alpha = second[2]  # any view: the same storage elements pair up, in storage order
+        expected = (x + np_dtype(3) * np_dtype(alpha)).astype(np_dtype)
+        np.testing.assert_array_equal(got, expected)
