@@ -6,6 +6,10 @@ prototype (every argument checked against its C type, a failure turned into
 handles first (``emulator.aclnn.handle_checks``), then it runs in the two-phase frame with the
 current process's collaborators; its ``aclnnXxx`` is the fixed phase 2. This is the only place
 an op call meets the emulated process.
+
+The callables are built on first use, one C name at a time (``entry_point``): reading
+``aclnn.aclnnAdd`` imports the Add module and nothing of the other ops, so importing the face
+stays cheap; the built callable is kept, so a later read is a plain attribute lookup.
 """
 
 from __future__ import annotations
@@ -20,22 +24,41 @@ from emulator.aclnn.handle_checks import argument_names, check_arguments
 from emulator.boundary import c_api
 from emulator.cface import Address, address
 from emulator.engine.executor import aclOpExecutor
-from emulator.kernels import REGISTRY
+from emulator.kernels import MODULES, UnknownOp, entry
 from emulator.opdev.l2 import run_phase1, run_phase2
-from emulator.opdev.registry import DuplicateOp, L2Entry, entry_of, marked
+from emulator.opdev.registry import SUFFIX, DuplicateOp, L2Entry, entry_of, marked
 
 Phase1 = Callable[..., tuple[int, aclOpExecutor | None, int]]
 Phase2 = Callable[[Address, int, Any, Address], int]
 
 
+@functools.cache
 def phase1(api: str) -> Phase1:
-    """``{api}GetWorkspaceSize`` for the face."""
-    return phase1_of(REGISTRY.entries[api])
+    """``{api}GetWorkspaceSize`` for the face (built once: every reader gets the same callable)."""
+    return phase1_of(entry(api))
 
 
+@functools.cache
 def phase2(api: str) -> Phase2:
-    """``{api}(workspace, workspaceSize, executor, stream)`` for the face."""
-    return phase2_of(REGISTRY.entries[api])
+    """``{api}(workspace, workspaceSize, executor, stream)`` for the face (built once)."""
+    return phase2_of(entry(api))
+
+
+def entry_point(c_name: str) -> Phase1 | Phase2:
+    """The face's callable for an op's C name (either phase); ``UnknownOp`` for a name of no op."""
+    if c_name.endswith(SUFFIX):
+        return phase1(c_name.removesuffix(SUFFIX))
+    if c_name not in MODULES:  # the phase-2 name is the API's own; anything else is no op
+        raise UnknownOp(c_name)
+    return phase2(c_name)
+
+
+def op_attribute(name: str) -> Phase1 | Phase2:
+    """A face module's ``__getattr__`` (PEP 562) for the op names it declares but builds lazily."""
+    try:
+        return entry_point(name)
+    except UnknownOp:
+        raise AttributeError(f"module 'emulator.aclnn' has no attribute {name!r}") from None
 
 
 def bind(module: ModuleType) -> dict[str, Callable[..., Any]]:
@@ -48,11 +71,11 @@ def bind(module: ModuleType) -> dict[str, Callable[..., Any]]:
     """
     found: dict[str, Callable[..., Any]] = {}
     for body in marked(module):
-        entry = entry_of(body, module.__name__)
-        if entry.api in REGISTRY.entries:
-            raise DuplicateOp(f"{entry.api} is already an op of the library ({REGISTRY.entries[entry.api].module})")
-        found[entry.phase1.c_name] = phase1_of(entry)
-        found[entry.api] = phase2_of(entry)
+        custom = entry_of(body, module.__name__)
+        if custom.api in MODULES:
+            raise DuplicateOp(f"{custom.api} is already an op of the library ({MODULES[custom.api]})")
+        found[custom.phase1.c_name] = phase1_of(custom)
+        found[custom.api] = phase2_of(custom)
     return found
 
 
