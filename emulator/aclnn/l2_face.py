@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from emulator import process
 from emulator.aclnn.handle_checks import argument_names, check_arguments
@@ -25,8 +25,12 @@ from emulator.boundary import c_api
 from emulator.cface import Address, address
 from emulator.engine.executor import aclOpExecutor
 from emulator.kernels import MODULES, UnknownOp, entry
-from emulator.opdev.l2 import run_phase1, run_phase2
-from emulator.opdev.registry import SUFFIX, DuplicateOp, L2Entry, entry_of, marked
+
+if TYPE_CHECKING:
+    from emulator.opdev.registry import L2Entry
+
+# emulator.opdev (the op-writing toolkit: registry, L2 frame, launch framework) is imported when
+# the first op is read, not with the face: a program that never calls an op does not load it.
 
 Phase1 = Callable[..., tuple[int, aclOpExecutor | None, int]]
 Phase2 = Callable[[Address, int, Any, Address], int]
@@ -46,6 +50,10 @@ def phase2(api: str) -> Phase2:
 
 def entry_point(c_name: str) -> Phase1 | Phase2:
     """The face's callable for an op's C name (either phase); ``UnknownOp`` for a name of no op."""
+    if c_name.startswith("__"):  # the import system's probes (__path__ …): no op, and no toolkit import
+        raise UnknownOp(c_name)
+    from emulator.opdev.registry import SUFFIX
+
     if c_name.endswith(SUFFIX):
         return phase1(c_name.removesuffix(SUFFIX))
     if c_name not in MODULES:  # the phase-2 name is the API's own; anything else is no op
@@ -69,6 +77,8 @@ def bind(module: ModuleType) -> dict[str, Callable[..., Any]]:
     L2 entry points from here — ``{"aclnnMyOpGetWorkspaceSize": ..., "aclnnMyOp": ...}``.
     A name the shipped registry already has is refused, as the registry refuses duplicates.
     """
+    from emulator.opdev.registry import DuplicateOp, entry_of, marked
+
     found: dict[str, Callable[..., Any]] = {}
     for body in marked(module):
         custom = entry_of(body, module.__name__)
@@ -80,6 +90,8 @@ def bind(module: ModuleType) -> dict[str, Callable[..., Any]]:
 
 
 def phase1_of(entry: L2Entry) -> Phase1:
+    from emulator.opdev.l2 import run_phase1
+
     api = entry.api
     body = entry.body
     c_name = entry.phase1.c_name
@@ -96,6 +108,8 @@ def phase1_of(entry: L2Entry) -> Phase1:
 
 
 def phase2_of(entry: L2Entry) -> Phase2:
+    from emulator.opdev.l2 import run_phase2
+
     api = entry.api
 
     def call(workspace: Address, workspaceSize: int, executor: Any, stream: Address) -> int:

@@ -34,7 +34,6 @@ from emulator.diagnostics import ReportKind, UndefinedBehaviour
 from emulator.faults import FaultPlan
 from emulator.kernels import MODULES
 from emulator.meta.dtypes import type_size
-from emulator.opdev.registry import SUFFIX
 from emulator.sdk.forwarders import written_in_c
 from emulator.sdk.sites import NativeSite
 
@@ -247,6 +246,8 @@ def forward(c_name: str) -> Forward | None:
     if row is not None:
         proto, face, pyacl = row
         return Forward(proto, face, pyacl=pyacl)
+    from emulator.opdev.registry import SUFFIX  # the op toolkit comes with the first op, not with aclInit
+
     api = c_name.removesuffix(SUFFIX)
     if api not in MODULES:
         return None

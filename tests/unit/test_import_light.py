@@ -18,11 +18,13 @@ from emulator import aclnn, kernels
 from emulator.opdev.registry import DuplicateOp, OpRegistry
 
 # Loaded on first use only: every op module (an op's entry point is first read or the registry is
-# listed), the Pythonic layer, the C layer's bridge and builder, the CLI's command modules.
+# listed), the op toolkit they are written with, the Pythonic layer, the C layer's bridge and
+# builder, the CLI's command modules.
 LAZY_PREFIXES = (
     "emulator.kernels.math",
     "emulator.kernels.nn",
     "emulator.kernels.cv",
+    "emulator.opdev",
     "emulator.npu",
     "emulator.sdk",
     "emulator.demo",
@@ -54,6 +56,12 @@ def test_reading_one_op_imports_that_op_and_not_the_others() -> None:
     assert "emulator.kernels.math.add" in ops
     assert "emulator.kernels.math.matmul" not in ops
     assert "emulator.kernels.nn.convolution" not in ops
+
+
+def test_the_c_bridge_at_acl_init_loads_no_op_module() -> None:
+    """What the C core imports at aclInit (emulator.sdk.bridge, then install) stays as light as the faces."""
+    loaded = _loaded_after("import emulator.sdk.bridge as bridge\nbridge.forward('aclInit')")
+    assert _eager(loaded, tuple(p for p in LAZY_PREFIXES if p != "emulator.sdk")) == []
 
 
 def test_cli_imports_only_the_chosen_command_s_modules() -> None:
