@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from emulator.config_files import ConfigFileRefused, read_config_text
+from emulator.lazylog import lazy_logger
 from emulator.status import AclnnStatus
 
-log = structlog.get_logger(logger_name="emulator.engine.opp")
+log = lazy_logger(__name__, logger_name="emulator.engine.opp")
 
 LOAD_JSON_FAILED = int(AclnnStatus.ACLNN_ERR_INNER_LOAD_JSON_FAILED)
 MAX_PACKAGE_JSON_BYTES = 64 << 20  # the largest binary config of a real package is a few MiB

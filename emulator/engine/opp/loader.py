@@ -26,8 +26,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import structlog
-
 from emulator.config import Settings
 from emulator.engine.opp import shipped
 from emulator.engine.opp.binconfig import BinaryConfig, candidate_config_names, read_binary_config, with_repo_folder
@@ -36,9 +34,10 @@ from emulator.engine.opp.jsonio import JsonRefused, Refusal, merge_patch, read_j
 from emulator.engine.opp.kernel_schema import kernel_json_problem
 from emulator.engine.opp.ops_info_schema import ops_info_problem
 from emulator.engine.opp.socdir import soc_directory
+from emulator.lazylog import lazy_logger
 from emulator.status import AclnnStatus
 
-log = structlog.get_logger(logger_name="emulator.engine.opp")
+log = lazy_logger(__name__, logger_name="emulator.engine.opp")
 
 OPS_LEGACY = "ops_legacy"
 LEGACY_MARK = "ops-info-legacy"
