@@ -17,7 +17,8 @@ system): a process's start-up is CPU work (unpacking and executing modules), and
 with other jobs the wall time mostly measures the wait for a core, which moves the numpy row and the
 emulator rows differently. Every row runs ROUNDS processes after one warm-up (the first run of a
 command also fills the OS's file cache), so the module stays a few seconds long. The processes get
-the environment without any ASCEND_/OPBASE_EMU_ switch, logging to the session's plog folder.
+the environment without any ASCEND_/OPBASE_EMU_ switch, logging to the session's plog folder, and
+write bytecode (the warm-up round compiles what has no .pyc yet, as installing the package would).
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ def _plain() -> dict[str, str]:
     """The environment of the Python processes: no emulator switch, the session's plog folder."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ASCEND_", "OPBASE_EMU_"))}
     env["ASCEND_PROCESS_LOG_PATH"] = os.environ["ASCEND_PROCESS_LOG_PATH"]
+    # Bytecode as an installed package has it (pip compiles on install): the warm-up round writes the
+    # .pyc of any module that has none, so no row pays for compiling a source the others read as bytecode.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
