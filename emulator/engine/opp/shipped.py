@@ -31,8 +31,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from emulator.engine.opp.discovery import shipped_opp_path
-
 T = TypeVar("T")
 
 FileIdentity = tuple[str, int, int, int, int, int]
@@ -44,6 +42,9 @@ _lock = threading.Lock()
 
 @cache
 def _shipped_root() -> str:
+    # imported here: jsonio, which discovery imports, uses this module
+    from emulator.engine.opp.discovery import shipped_opp_path
+
     return str(shipped_opp_path()) + os.sep
 
 
