@@ -56,12 +56,17 @@ def identity(path: Path) -> FileIdentity | None:
     except OSError:
         return None
     known = _identities.get(name)
-    if known is not None and known[1:] == (
-        info.st_dev,
-        info.st_ino,
-        info.st_size,
-        info.st_mtime_ns,
-        info.st_ctime_ns,
+    if (
+        known is not None
+        and known[0].startswith(_shipped_root())
+        and known[1:]
+        == (
+            info.st_dev,
+            info.st_ino,
+            info.st_size,
+            info.st_mtime_ns,
+            info.st_ctime_ns,
+        )
     ):
         return known
     try:
