@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from emulator.config_files import ConfigFileRefused, read_config_text
+from emulator.engine.opp import shipped
 from emulator.lazylog import lazy_logger
 from emulator.status import AclnnStatus
 
@@ -58,8 +59,9 @@ def read_package_text(path: Path, *, root: Path | None = None) -> str:
     symlink in a package cannot make it load a file from elsewhere on the machine.
     """
     if root is not None:
-        try:
-            inside = path.resolve().is_relative_to(root.resolve())
+        try:  # a shipped path resolves from its remembered identity (one stat; see shipped)
+            resolved = Path(shipped.resolved_path(path) or path.resolve())
+            inside = resolved.is_relative_to(shipped.resolved_path(root) or root.resolve())
         except (OSError, RuntimeError):
             inside = False
         if not inside:
