@@ -18,7 +18,7 @@ import numpy as np
 
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.tiling import KernelAttrsFunc, KernelSignature, TensorDesc
-from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult, block_range, elementwise_tiling
+from emulator.opdev import BinSpec, OpImpl, RangeKernel, TilingContext, TilingResult, elementwise_tiling
 
 Shape = tuple[int, ...]
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -88,11 +88,11 @@ def compute_dtype(a: np.dtype, b: np.dtype, out: np.dtype) -> np.dtype:
     return a
 
 
-def binary_kernel(compute: Compute[A]) -> Callable[[BlockContext[A], np.ndarray, np.ndarray, np.ndarray], None]:
-    def kernel(ctx: BlockContext[A], x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
-        lo, hi = block_range(ctx.tiling, ctx.block_idx)
-        if lo >= hi:
-            return
+def binary_kernel(compute: Compute[A]) -> RangeKernel:
+    """A range kernel (contiguous blocks run as one range, see ``RangeKernel``): each element's result
+    is the same whatever range computes it, so merging blocks is bit-identical."""
+
+    def body(ctx: BlockContext[A], lo: int, hi: int, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
         attrs = ctx.attrs
         d1, d2, dy = attrs.x1_dtype, attrs.x2_dtype, attrs.y_dtype
         a = _read(x1, d1, attrs.x1_shape, attrs.y_shape, lo, hi)
@@ -108,7 +108,7 @@ def binary_kernel(compute: Compute[A]) -> Callable[[BlockContext[A], np.ndarray,
             result = compute(a.astype(work, copy=False), b.astype(work, copy=False), ctx, None)
             dest[...] = result.astype(dy, copy=False)
 
-    return kernel
+    return RangeKernel(body)
 
 
 def binary_tiling(ctx: TilingContext) -> TilingResult:
