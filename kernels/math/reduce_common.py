@@ -315,8 +315,8 @@ class ReduceKernel:
         if rows:
             self._walk(data, view, n_a, a_lo, a_end, a_end - a_lo, y.view(dy), dx)
             return
-        for a_lo in range(a_lo, a_end, per_core):
-            self._walk(data, view, n_a, a_lo, min(a_lo + per_core, a_total), data.ubFactorA, y.view(dy), dx)
+        for b_lo in range(a_lo, a_end, per_core):
+            self._walk(data, view, n_a, b_lo, min(b_lo + per_core, a_total), data.ubFactorA, y.view(dy), dx)
 
     def _walk(
         self,
