@@ -107,7 +107,7 @@ def unary_kernel(compute: Compute[A], half_in_fp32: bool, into: Into[A] | None =
             if into is not None and dx == work == dy and into(src, ctx, dest):
                 return
             for p_lo in range(0, hi - lo, PIECE):
-                piece = slice(p_lo, p_lo + PIECE)
+                piece = slice(p_lo, min(p_lo + PIECE, hi - lo))  # within the range: debug views check slices
                 result = compute(src[piece].astype(work, copy=False), ctx)
                 dest[piece] = np.asarray(result).astype(dy, copy=False)
 
