@@ -21,6 +21,7 @@ from emulator.device.interface import Access, BlockContext, BufferArg, KernelLau
 from emulator.device.simulated.npu import SimulatedNpu
 from emulator.kernels.math.elementwise import BinaryAttrs
 from emulator.kernels.math.exp_log import EXP, LogAttrs
+from emulator.kernels.math.pad_common import PAD_V3, PadAttrs
 from emulator.kernels.math.permute import TRANSPOSE, TransposeAttrs
 from emulator.kernels.math.reduce_common import REDUCE_SUM, ReduceAttrs, ReduceOpTilingData, acc_dtype, ar_view
 from emulator.kernels.math.softmax import SOFTMAX_V2, SoftmaxAttrs, SoftmaxV2TilingData, _softmax_rows
@@ -234,3 +235,24 @@ def test_large_sub_through_the_device_is_exact(workers: int) -> None:
     npu.synchronize_stream(stream)
     np.testing.assert_array_equal(npu.heap.view(ptrs[2], n * 4, "read").view(np.float32), a - b)
     npu.close()
+
+
+# -- PadV3 constant mode -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [F32, F16, BF16, np.dtype(np.int8)])
+@pytest.mark.parametrize(("shape", "pads"), [((40, 33), (1, 2, 0, 3)), ((3, 5, 7), (2, 0, 1, 1, 0, 4)), ((9,), (5, 6))])
+def test_constant_pad_run_is_fill_and_copy(dtype: np.dtype, shape: tuple[int, ...], pads: tuple[int, ...]) -> None:
+    """Fill-and-copy pieces give np.pad's bytes, NaN payloads of x included, over any cut into runs."""
+    x = _values(shape, dtype)
+    if dtype.kind == "f" or dtype == BF16:
+        x.reshape(-1)[::7] = np.nan
+    pairs = [(pads[2 * i], pads[2 * i + 1]) for i in range(len(shape))]
+    value = np.array([3], dtype)
+    expected = np.pad(x, pairs, constant_values=value[0])
+    tiling, blocks = _ele_tiling(expected.size, 50)
+    attrs = PadAttrs(dtype, shape, expected.shape, np.dtype(np.int64), "constant")
+    contexts = _contexts(tiling, blocks, attrs)
+    pad_buf = np.array(pads, np.int64).view(np.uint8)
+    for lengths in _runs(blocks):
+        y = np.zeros(expected.nbytes, np.uint8)
+        _run(PAD_V3.kernel, contexts, lengths, _bytes(x), pad_buf, _bytes(value), y)
+        np.testing.assert_array_equal(y, _bytes(expected))
