@@ -19,7 +19,7 @@ import pytest
 
 from emulator.device.interface import Access, BlockContext, BufferArg, KernelLaunch, MemPolicy, block_runner
 from emulator.device.simulated.npu import SimulatedNpu
-from emulator.kernels.math.elementwise import BinaryAttrs
+from emulator.kernels.math.elementwise import BinaryAttrs, _read
 from emulator.kernels.math.exp_log import EXP, LogAttrs
 from emulator.kernels.math.pad_common import PAD_V3, PadAttrs
 from emulator.kernels.math.permute import TRANSPOSE, TransposeAttrs
@@ -256,3 +256,18 @@ def test_constant_pad_run_is_fill_and_copy(dtype: np.dtype, shape: tuple[int, ..
         y = np.zeros(expected.nbytes, np.uint8)
         _run(PAD_V3.kernel, contexts, lengths, _bytes(x), pad_buf, _bytes(value), y)
         np.testing.assert_array_equal(y, _bytes(expected))
+
+
+@pytest.mark.parametrize(
+    ("shape", "out_shape"), [((29,), (37, 29)), ((37, 1), (37, 29)), ((1, 5, 1), (4, 5, 6)), ((6,), (2, 3, 6))]
+)
+@pytest.mark.parametrize(("lo", "hi"), [(0, None), (7, 100), (31, 32)])
+def test_broadcast_read_picks_the_gathered_elements(
+    shape: tuple[int, ...], out_shape: tuple[int, ...], lo: int, hi: int | None
+) -> None:
+    """An input read through broadcasting gives, for any flat range, the elements numpy's broadcast puts there."""
+    data = _values(shape, F32)
+    total = int(np.prod(out_shape))
+    end = min(total, hi if hi is not None else total)
+    got = _read(_bytes(data), F32, shape, out_shape, lo, end)
+    np.testing.assert_array_equal(got, np.broadcast_to(data, out_shape).reshape(-1)[lo:end])
