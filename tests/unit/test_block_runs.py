@@ -3,7 +3,7 @@
 A worker of the block pool, or a serial launch, hands a contiguous run of blocks to a kernel that can
 merge them in one call. These tests pin that the merge changes no value: elementwise kernels (Sub with
 and without broadcast, Exp with default and non-default attributes) against one call per block;
-ReduceSum and SoftmaxV2 against an independent walk of the UB tiles the tiling describes (odd shapes,
+ReduceSum, SoftmaxV2 and LogSoftmaxV2 against an independent walk of the UB tiles the tiling describes (odd shapes,
 tails, a strided reduced axis, float16 / bfloat16); Transpose against numpy's transposed copy. The
 last test runs a large Sub through the device with the block pool on and off.
 """
@@ -26,6 +26,7 @@ from emulator.kernels.math.permute import TRANSPOSE, TransposeAttrs
 from emulator.kernels.math.reduce_common import REDUCE_SUM, ReduceAttrs, ReduceOpTilingData, acc_dtype, ar_view
 from emulator.kernels.math.softmax import SOFTMAX_V2, SoftmaxAttrs, SoftmaxV2TilingData, _softmax_rows
 from emulator.kernels.math.sub import SUB
+from emulator.kernels.nn.log_softmax import LOG_SOFTMAX_V2, _log_softmax_rows
 from emulator.opdev.templates import EleBaseTilingData
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -160,6 +161,7 @@ def test_reduce_sum_run_equals_the_tile_walk(
 
 
 # -- SoftmaxV2 against the UB tile walk ------------------------------------------------------------------
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
 @pytest.mark.parametrize("dtype", [F32, F16, BF16])
 @pytest.mark.parametrize(
     ("shape", "axis", "per_core", "ub_rows"),
@@ -171,8 +173,11 @@ def test_reduce_sum_run_equals_the_tile_walk(
     ],
 )
 def test_softmax_run_equals_the_tile_walk(
-    dtype: np.dtype, shape: tuple[int, ...], axis: int, per_core: int, ub_rows: int
+    op: str, dtype: np.dtype, shape: tuple[int, ...], axis: int, per_core: int, ub_rows: int
 ) -> None:
+    kernel, rows_fn = (
+        (SOFTMAX_V2.kernel, _softmax_rows) if op == "softmax" else (LOG_SOFTMAX_V2.kernel, _log_softmax_rows)
+    )
     x = _values(shape, dtype)
     col = shape[axis]
     rows = x.size // col
@@ -186,10 +191,10 @@ def test_softmax_run_equals_the_tile_walk(
         b_hi = min(b_lo + per_core, rows)
         for t_lo in range(b_lo, b_hi, ub_rows):
             tile = slice(t_lo, min(t_lo + ub_rows, b_hi))
-            expected[tile] = _softmax_rows(moved[tile], acc_dtype(dtype)).astype(dtype)
+            expected[tile] = rows_fn(moved[tile], acc_dtype(dtype)).astype(dtype)
     for lengths in _runs(blocks):
         y = np.zeros(x.nbytes, np.uint8)
-        _run(SOFTMAX_V2.kernel, contexts, lengths, _bytes(x), y)
+        _run(kernel, contexts, lengths, _bytes(x), y)
         got = np.moveaxis(y.view(dtype).reshape(shape), axis, -1).reshape(rows, col)
         np.testing.assert_array_equal(_bytes(got), _bytes(expected))
 
