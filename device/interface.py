@@ -166,6 +166,17 @@ class BlockContext(Generic[AttrsT]):
 KernelFunc = Callable[..., None]  # (BlockContext, *np.ndarray views) -> None
 
 
+def block_runner(func: KernelFunc) -> Callable[..., None] | None:
+    """A kernel's ``run_blocks(first, count, *views)``, if it has one: the same work as calling it once
+    per block for ``count`` consecutive blocks from ``first.block_idx``, done in one call.
+
+    A kernel whose blocks each cover one slice of a flat range, and whose per-element result does not
+    depend on where a block boundary falls, offers it, so a contiguous run of blocks becomes one numpy
+    call (one pass over memory instead of one short pass per block, and no Python work per block)."""
+    runner = getattr(func, "run_blocks", None)
+    return runner if callable(runner) else None
+
+
 class InitRole(Enum):
     """What a kernel does with the bytes of one buffer argument, for initcheck.
 

@@ -15,17 +15,16 @@ import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import structlog
-
 from emulator import process
 from emulator.capi import Param, Proto, lookup
 from emulator.capi.types import is_integer
 from emulator.device.errors import DeviceError, StatusError
 from emulator.diagnostics import ReportKind
+from emulator.lazylog import lazy_logger
 from emulator.status import describe
 from emulator.tracking import Site, capture_site
 
-log = structlog.get_logger(logger_name="emulator.acl")
+log = lazy_logger(__name__, logger_name="emulator.acl")
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -27,18 +27,11 @@ import threading
 import time
 import traceback
 from collections.abc import Sequence
-from importlib import metadata
 from pathlib import Path
 from types import TracebackType
 
-from emulator import process
-from emulator.config import AclConfig, Settings
-from emulator.demo import run_demo
-from emulator.engine.system import init_system_config
-from emulator.leaks import exit_code, exit_status_code, leak_report
-from emulator.plog import configure_logging
-from emulator.trace import start_trace, stop_trace
-from emulator.trace import summary as trace_summary
+# Each command imports what it needs when it runs (``--help`` and argument errors import nothing
+# of the emulator): the tool's start-up is the Python start-up plus the chosen command's modules.
 
 
 def _run_script(script: str, script_args: Sequence[str]) -> int:
@@ -48,6 +41,8 @@ def _run_script(script: str, script_args: Sequence[str]) -> int:
     tool's own frames are not the user's business), and gives 1; the tool then goes on to write
     its report or trace, which is when it is needed most.
     """
+    from emulator.leaks import exit_status_code
+
     argv = sys.argv
     sys.argv = [script, *script_args]
     sys.path.insert(0, str(Path(script).resolve().parent))
@@ -93,6 +88,8 @@ def _missing(tool: str, script: str) -> bool:
 
 def _progress(stop: threading.Event) -> None:
     """Every second on a long script: how many calls ran so far (stderr)."""
+    from emulator import process
+
     while not stop.wait(1.0):
         tracer = process.current().tracer
         if tracer is not None:
@@ -137,6 +134,9 @@ def _signal_code(code: int) -> int:
 
 
 def cmd_trace(args: argparse.Namespace) -> int:
+    from emulator.trace import start_trace, stop_trace
+    from emulator.trace import summary as trace_summary
+
     native = _native(args.script)
     if native is not None:
         switches = {"OPBASE_EMU_TRACE": str(Path(args.output).resolve())}
@@ -171,6 +171,8 @@ def cmd_trace(args: argparse.Namespace) -> int:
 
 
 def cmd_leaks(args: argparse.Namespace) -> int:
+    from emulator.leaks import exit_code, leak_report
+
     started = time.perf_counter()
     native = _native(args.script)
     if native is not None:  # the program's process prints the report and applies exit_code's rule itself
@@ -190,6 +192,9 @@ def cmd_leaks(args: argparse.Namespace) -> int:
 
 
 def cmd_config_check(args: argparse.Namespace) -> int:
+    from emulator.config import AclConfig
+    from emulator.engine.system import init_system_config
+
     path = Path(args.file)
     try:
         text = path.read_text(encoding="utf-8")
@@ -282,6 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _version() -> str:
+    from importlib import metadata
+
     try:
         return metadata.version("opbase-emulator")
     except metadata.PackageNotFoundError:  # run from a source tree that was never installed
@@ -306,8 +313,13 @@ def _main(argv: Sequence[str] | None) -> int:
     if rest and args.command not in ("trace", "leaks", "run"):
         build_parser().error(f"unrecognized arguments: {' '.join(rest)}")
     args.args = rest  # the script's own arguments (options the tool does not know go to the script)
+    from emulator.config import Settings
+    from emulator.plog import configure_logging
+
     configure_logging(Settings.from_env())  # lines logged before the first emulated process starts
     if args.command == "demo":
+        from emulator.demo import run_demo
+
         steps = run_demo(sys.stdout)
         return 0 if all(s.status == 0 for s in steps) else 1
     if args.command == "trace":

@@ -23,12 +23,11 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import StrEnum
 
-import structlog
-
 from emulator.device.errors import ReportRaisedInTask
+from emulator.lazylog import lazy_logger
 from emulator.tracking import Registry, ResourceKind, Site, capture_site
 
-log = structlog.get_logger(logger_name="emulator.diagnostics")
+log = lazy_logger(__name__, logger_name="emulator.diagnostics")
 
 
 class ReportKind(StrEnum):

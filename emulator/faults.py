@@ -29,7 +29,6 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from emulator import process
 from emulator.capi import STATIC, Proto
 from emulator.config import FaultSpec, SettingsError, fault_specs
 from emulator.device.errors import DeviceError, StatusError
@@ -187,6 +186,8 @@ def inject(name: str, *, nth: int | None = 1, status: int | None = None) -> Iter
     The rule is checked like an OPBASE_EMU_FAULTS entry (a ValueError names what is wrong) and is
     disarmed when the block ends; the yielded ``Rule`` tells how many calls it saw and failed.
     """
+    from emulator import process  # process imports this module: the face is looked up when used
+
     spec = fault_specs(_spelled(name, nth, status), source="faults.inject")[0]
     plan = process.current().faults
     rule = plan.add(make_rule(spec, "faults.inject"))
@@ -208,6 +209,8 @@ class Injector:
         self._armed: list[tuple[FaultPlan, Rule]] = []
 
     def inject(self, name: str, *, nth: int | None = 1, status: int | None = None) -> Rule:
+        from emulator import process
+
         spec = fault_specs(_spelled(name, nth, status), source="opbase_faults")[0]
         plan = process.current().faults
         rule = plan.add(make_rule(spec, "opbase_faults"))

@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
-import structlog
-
 from emulator import process
 from emulator.diagnostics import Diagnostic
+from emulator.lazylog import lazy_logger
 from emulator.meta.describe import contents
 from emulator.process import EmulatedProcess
 from emulator.tracking import CACHE_KINDS, Resource, ResourceKind
@@ -64,7 +63,7 @@ CACHE_NAMES: dict[ResourceKind, str] = {
 }
 LEAK_EXIT_CODE = 23
 
-log = structlog.get_logger(logger_name="emulator.leaks")
+log = lazy_logger(__name__, logger_name="emulator.leaks")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from emulator import plog
 from emulator.capi.handles import HandleTable
 from emulator.config import AclConfig, Settings
 from emulator.diagnostics import Diagnostics
@@ -81,6 +80,8 @@ class EmulatedProcess:
         self.finalize_hooks: list[Callable[[], None]] = [self.aclnn.finalize]
         # The log variables are read when a process starts, as the real libraries read them. Last, so
         # a process that fails to start leaves the setup as it was; fresh() puts the outer one back.
+        from emulator import plog  # structlog comes with the first process, not with the faces' import
+
         self.replaced_logging = plog.install(self.settings)
 
     @property
@@ -156,6 +157,8 @@ def fresh(settings: Settings | None = None) -> Iterator[EmulatedProcess]:
         try:
             process.close()
         finally:
+            from emulator import plog
+
             plog.restore(process.replaced_logging)
 
 

@@ -18,15 +18,14 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any
 
-import structlog
-
 from emulator import process
+from emulator.lazylog import lazy_logger
 from emulator.process import EmulatedProcess
 from emulator.trace_lanes import DEVICE_PID_BASE, HOST_PID, Lanes, device_name
 from emulator.trace_svg import render_svg
 from emulator.tracking import Resource, ResourceKind
 
-log = structlog.get_logger(logger_name="emulator.trace")
+log = lazy_logger(__name__, logger_name="emulator.trace")
 
 
 @dataclass(frozen=True, slots=True)

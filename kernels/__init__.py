@@ -1,276 +1,224 @@
 """The op library: one module per op (L2 API, tiling, tiling-data struct, SPMD kernel).
 
-``OP_MODULES`` is the op list — reading it tells you which ops exist. Each module marks its
+``OP_MODULE_NAMES`` is the op list — reading it tells you which ops exist. Each module marks its
 ``aclnnXxxGetWorkspaceSize`` bodies with ``@l2_api`` and lists its AI Core kernels with binaries
 in ``OPS``; ``REGISTRY`` is built from this list alone, refusing a name declared twice. The aclnn
 face, docs/ops.md, docs/api_parity.md and the shipped op package (``python -m
 emulator.kernels.build_opp``) are all built from ``REGISTRY``. Adding an op: one module, one line
-here (docs/adding_an_op.md).
+here (docs/adding_an_op.md), then ``python -m emulator.capi.generate`` (the op index).
+
+Nothing here is imported before it is used: a program that calls Add imports the Add module (and
+what it imports), not the other ~110. ``entry(api)`` reads one op's module, found through the
+generated ``emulator.kernels.op_index``; ``REGISTRY``, ``OPS`` and ``OP_MODULES`` (the modules
+themselves) are built on first access, importing every op module and running the duplicate check.
 """
 
 from __future__ import annotations
 
-from emulator.engine.tiling import OpImpl
-from emulator.kernels.cv import (
-    upsample_bilinear_2d,
-    upsample_bilinear_2d_backward,
-    upsample_nearest_2d,
-    upsample_nearest_2d_backward,
-)
-from emulator.kernels.math import (
-    abs_neg,
-    aclnn_cast,
-    activations,
-    add,
-    adds,
-    amax,
-    arange,
-    argmax,
-    argsort,
-    bitwise_and_tensor,
-    bitwise_not,
-    bitwise_or_tensor,
-    broadcast_to,
-    cast,
-    cat,
-    clamp,
-    clamp_tensor,
-    constant_pad_nd,
-    cummax,
-    cumsum,
-    div,
-    dropout_do_mask,
-    equal,
-    exp_log,
-    fill,
-    floor,
-    greater,
-    greater_equal,
-    im2col,
-    inplace_copy,
-    inplace_one,
-    layer_norm,
-    less,
-    less_equal,
-    linspace,
-    logical_and,
-    logical_not,
-    logical_or,
-    masked_select,
-    matmul,
-    maximum,
-    minimum,
-    mul,
-    not_equal,
-    one_hot,
-    pad_common,
-    permute,
-    pow,
-    reciprocal,
-    reduce_common,
-    reduce_mean,
-    reduce_sum,
-    reflection_pad1d,
-    repeat,
-    rms_norm,
-    roll,
-    s_where,
-    search_sorted,
-    sign,
-    slice,
-    softmax,
-    sort,
-    sqrt_rsqrt,
-    stack,
-    sub,
-    tanh,
-    trans_matmul_weight,
-    triangular_solve,
-    trig,
-    tril,
-    triu,
-    zero,
-)
-from emulator.kernels.nn import (
-    activation_backward,
-    add_rms_norm,
-    avgpool2d,
-    batch_norm,
-    batch_norm_backward,
-    batch_norm_grad_kernels,
-    batch_norm_kernels,
-    convolution,
-    convolution_backward,
-    elu,
-    flash_attention_score,
-    fused_infer_attention_score,
-    gather_v2,
-    geglu,
-    gelu_v2,
-    group_norm,
-    hard_activations,
-    index_copy,
-    index_fill_tensor,
-    index_put_impl,
-    index_select,
-    leaky_relu,
-    log_softmax,
-    max_pool,
-    mv,
-    nonzero,
-    norm,
-    repeat_interleave,
-    rms_norm_grad,
-    rotary_position_embedding,
-    softmax_backward,
-    softmax_cross_entropy_with_logits,
-    softplus,
-    swi_glu,
-    threshold,
-    topk,
-    weight_quant_batch_matmul_v2,
-)
-from emulator.opdev import FRAMEWORK_OPS
-from emulator.opdev.registry import OpRegistry
+import functools
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-OP_MODULES = (
+from emulator.kernels.op_index import MODULES as MODULES  # the index, for the faces and the C layer
+
+if TYPE_CHECKING:
+    from emulator.engine.tiling import OpImpl
+    from emulator.opdev.registry import L2Entry, OpRegistry
+
+OP_MODULE_NAMES: tuple[str, ...] = (
     # elementwise arithmetic
-    add,
-    adds,
-    sub,
-    mul,
-    div,
-    cast,
-    aclnn_cast,
+    "emulator.kernels.math.add",
+    "emulator.kernels.math.adds",
+    "emulator.kernels.math.sub",
+    "emulator.kernels.math.mul",
+    "emulator.kernels.math.div",
+    "emulator.kernels.math.cast",
+    "emulator.kernels.math.aclnn_cast",
     # comparisons
-    equal,
-    greater,
+    "emulator.kernels.math.equal",
+    "emulator.kernels.math.greater",
     # unary math and activations
-    abs_neg,
-    exp_log,
-    sqrt_rsqrt,
-    activations,
-    tanh,
+    "emulator.kernels.math.abs_neg",
+    "emulator.kernels.math.exp_log",
+    "emulator.kernels.math.sqrt_rsqrt",
+    "emulator.kernels.math.activations",
+    "emulator.kernels.math.tanh",
     # reductions, normalisation, matmul
-    reduce_common,
-    reduce_sum,
-    reduce_mean,
-    amax,
-    softmax,
-    layer_norm,
-    rms_norm,
-    matmul,
+    "emulator.kernels.math.reduce_common",
+    "emulator.kernels.math.reduce_sum",
+    "emulator.kernels.math.reduce_mean",
+    "emulator.kernels.math.amax",
+    "emulator.kernels.math.softmax",
+    "emulator.kernels.math.layer_norm",
+    "emulator.kernels.math.rms_norm",
+    "emulator.kernels.math.matmul",
     # data movement
-    permute,
-    broadcast_to,
-    inplace_copy,
-    fill,
-    zero,
-    cat,
+    "emulator.kernels.math.permute",
+    "emulator.kernels.math.broadcast_to",
+    "emulator.kernels.math.inplace_copy",
+    "emulator.kernels.math.fill",
+    "emulator.kernels.math.zero",
+    "emulator.kernels.math.cat",
     # indexing and shape (issue 14)
-    triu,
-    tril,
-    roll,
-    repeat,
-    gather_v2,
-    index_select,
-    s_where,
-    stack,
-    slice,
-    nonzero,
-    masked_select,
-    one_hot,
-    index_fill_tensor,
+    "emulator.kernels.math.triu",
+    "emulator.kernels.math.tril",
+    "emulator.kernels.math.roll",
+    "emulator.kernels.math.repeat",
+    "emulator.kernels.nn.gather_v2",
+    "emulator.kernels.nn.index_select",
+    "emulator.kernels.math.s_where",
+    "emulator.kernels.math.stack",
+    "emulator.kernels.math.slice",
+    "emulator.kernels.nn.nonzero",
+    "emulator.kernels.math.masked_select",
+    "emulator.kernels.math.one_hot",
+    "emulator.kernels.nn.index_fill_tensor",
     # AI CPU ops
-    search_sorted,
-    cummax,
+    "emulator.kernels.math.search_sorted",
+    "emulator.kernels.math.cummax",
     # elementwise math (issue 14)
-    trig,
-    floor,
-    reciprocal,
-    sign,
-    pow,
-    leaky_relu,
-    elu,
-    hard_activations,
-    softplus,
-    gelu_v2,
-    threshold,
+    "emulator.kernels.math.trig",
+    "emulator.kernels.math.floor",
+    "emulator.kernels.math.reciprocal",
+    "emulator.kernels.math.sign",
+    "emulator.kernels.math.pow",
+    "emulator.kernels.nn.leaky_relu",
+    "emulator.kernels.nn.elu",
+    "emulator.kernels.nn.hard_activations",
+    "emulator.kernels.nn.softplus",
+    "emulator.kernels.nn.gelu_v2",
+    "emulator.kernels.nn.threshold",
     # part 2: comparisons, logical and bitwise
-    greater_equal,
-    less,
-    less_equal,
-    not_equal,
-    maximum,
-    minimum,
-    logical_and,
-    logical_or,
-    logical_not,
-    bitwise_and_tensor,
-    bitwise_or_tensor,
-    bitwise_not,
+    "emulator.kernels.math.greater_equal",
+    "emulator.kernels.math.less",
+    "emulator.kernels.math.less_equal",
+    "emulator.kernels.math.not_equal",
+    "emulator.kernels.math.maximum",
+    "emulator.kernels.math.minimum",
+    "emulator.kernels.math.logical_and",
+    "emulator.kernels.math.logical_or",
+    "emulator.kernels.math.logical_not",
+    "emulator.kernels.math.bitwise_and_tensor",
+    "emulator.kernels.math.bitwise_or_tensor",
+    "emulator.kernels.math.bitwise_not",
     # part 2: clamps
-    clamp,
+    "emulator.kernels.math.clamp",
     # clamps with tensor bounds (issue 14, ops14e)
-    clamp_tensor,
+    "emulator.kernels.math.clamp_tensor",
     # part 2: creation
-    arange,
-    linspace,
-    inplace_one,
+    "emulator.kernels.math.arange",
+    "emulator.kernels.math.linspace",
+    "emulator.kernels.math.inplace_one",
     # reductions, scans, sorting (issue 14)
-    argmax,
-    cumsum,
-    sort,
-    argsort,
-    topk,
-    norm,
+    "emulator.kernels.math.argmax",
+    "emulator.kernels.math.cumsum",
+    "emulator.kernels.math.sort",
+    "emulator.kernels.math.argsort",
+    "emulator.kernels.nn.topk",
+    "emulator.kernels.nn.norm",
     # softmax and norms (issue 14)
-    log_softmax,
-    add_rms_norm,
-    group_norm,
+    "emulator.kernels.nn.log_softmax",
+    "emulator.kernels.nn.add_rms_norm",
+    "emulator.kernels.nn.group_norm",
     # batch norm (issue 14, ops14e)
-    batch_norm_kernels,
-    batch_norm,
+    "emulator.kernels.nn.batch_norm_kernels",
+    "emulator.kernels.nn.batch_norm",
     # gated units (issue 14)
-    swi_glu,
-    geglu,
+    "emulator.kernels.nn.swi_glu",
+    "emulator.kernels.nn.geglu",
     # padding, repeat-interleave, index copy / put (issue 14)
-    pad_common,
-    constant_pad_nd,
-    reflection_pad1d,
-    repeat_interleave,
-    index_copy,
-    index_put_impl,
+    "emulator.kernels.math.pad_common",
+    "emulator.kernels.math.constant_pad_nd",
+    "emulator.kernels.math.reflection_pad1d",
+    "emulator.kernels.nn.repeat_interleave",
+    "emulator.kernels.nn.index_copy",
+    "emulator.kernels.nn.index_put_impl",
     # attention and rotary embedding (issue 15)
-    rotary_position_embedding,
-    flash_attention_score,
-    fused_infer_attention_score,
+    "emulator.kernels.nn.rotary_position_embedding",
+    "emulator.kernels.nn.flash_attention_score",
+    "emulator.kernels.nn.fused_infer_attention_score",
     # backward ops (issue 15)
-    activation_backward,
-    softmax_backward,
-    rms_norm_grad,
-    batch_norm_grad_kernels,
-    batch_norm_backward,
+    "emulator.kernels.nn.activation_backward",
+    "emulator.kernels.nn.softmax_backward",
+    "emulator.kernels.nn.rms_norm_grad",
+    "emulator.kernels.nn.batch_norm_grad_kernels",
+    "emulator.kernels.nn.batch_norm_backward",
     # loss and dropout (issue 15)
-    softmax_cross_entropy_with_logits,
-    dropout_do_mask,
+    "emulator.kernels.nn.softmax_cross_entropy_with_logits",
+    "emulator.kernels.math.dropout_do_mask",
     # upsampling and the matmul family (issue 15)
-    upsample_nearest_2d,
-    upsample_nearest_2d_backward,
-    upsample_bilinear_2d,
-    upsample_bilinear_2d_backward,
-    mv,
-    triangular_solve,
-    weight_quant_batch_matmul_v2,
-    trans_matmul_weight,
+    "emulator.kernels.cv.upsample_nearest_2d",
+    "emulator.kernels.cv.upsample_nearest_2d_backward",
+    "emulator.kernels.cv.upsample_bilinear_2d",
+    "emulator.kernels.cv.upsample_bilinear_2d_backward",
+    "emulator.kernels.nn.mv",
+    "emulator.kernels.math.triangular_solve",
+    "emulator.kernels.nn.weight_quant_batch_matmul_v2",
+    "emulator.kernels.math.trans_matmul_weight",
     # convolution and pooling (issue 15)
-    convolution,
-    convolution_backward,
-    im2col,
-    max_pool,
-    avgpool2d,
+    "emulator.kernels.nn.convolution",
+    "emulator.kernels.nn.convolution_backward",
+    "emulator.kernels.math.im2col",
+    "emulator.kernels.nn.max_pool",
+    "emulator.kernels.nn.avgpool2d",
 )
 
-REGISTRY = OpRegistry.from_modules(OP_MODULES, extra_kernels=FRAMEWORK_OPS)
-OPS: tuple[OpImpl, ...] = REGISTRY.ops
+
+REGISTRY: OpRegistry
+"""Every L2 entry point and kernel of the op list (built on first access: imports every op module)."""
+OPS: tuple[OpImpl, ...]
 """The AI Core ops whose binaries the shipped package describes."""
+OP_MODULES: tuple[ModuleType, ...]
+"""The op modules of ``OP_MODULE_NAMES``, imported."""
+
+
+class UnknownOp(LookupError):
+    """An L2 API name the op list does not have."""
+
+
+@functools.cache
+def _registry() -> OpRegistry:
+    from emulator.opdev import FRAMEWORK_OPS
+    from emulator.opdev.registry import OpRegistry
+
+    return OpRegistry.from_modules(_modules(), extra_kernels=FRAMEWORK_OPS)
+
+
+@functools.cache
+def _modules() -> tuple[ModuleType, ...]:
+    return tuple(importlib.import_module(name) for name in OP_MODULE_NAMES)
+
+
+@functools.cache
+def module_entries(name: str) -> dict[str, L2Entry]:
+    """The L2 entries one op module declares, by API name (the module is imported here, once)."""
+    from emulator.opdev.registry import entry_of, marked
+
+    module = importlib.import_module(name)
+    return {entry.api: entry for entry in (entry_of(body, name) for body in marked(module))}
+
+
+def entry(api: str) -> L2Entry:
+    """One op's L2 entry, importing only its module (equal to the one the full ``REGISTRY`` holds)."""
+    module = MODULES.get(api)
+    if module is None:
+        raise UnknownOp(api)
+    found = module_entries(module).get(api)
+    if found is None:  # the generated index is stale (a test compares it with the registry)
+        raise UnknownOp(f"{api}: emulator.kernels.op_index names {module}, which does not declare it")
+    return found
+
+
+def __getattr__(name: str) -> Any:
+    """``REGISTRY``, ``OPS`` and ``OP_MODULES`` on first access (PEP 562); kept as module attributes then."""
+    if name == "REGISTRY":
+        value: Any = _registry()
+    elif name == "OPS":
+        value = _registry().ops
+    elif name == "OP_MODULES":
+        value = _modules()
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value

@@ -32,6 +32,7 @@ POISON = 0xFF
 # smaller host is refused without it). Python's mmap module does not export it; 0x4000 is its
 # value on Linux x86-64 and aarch64.
 MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)
+HUGE_PAGE = 2 * 1024 * 1024  # a transparent huge page on x86-64 and aarch64 (4 KiB base pages)
 
 
 class Backing:
@@ -83,6 +84,7 @@ class Backing:
         keep_lo, keep_hi = keep if keep is not None else (0, 0)
         for lo, hi in _runs(chunks):
             start, end = lo * CHUNK, min(hi * CHUNK, self.size)
+            self._huge_pages(start, end)
             if keep_lo < end and start < keep_hi:  # only the parts outside the overwritten bytes
                 if start < keep_lo:
                     self.array[start:keep_lo] = POISON
@@ -92,6 +94,23 @@ class Backing:
                 self.array[start:end] = POISON
         self._touched[chunks] = True
         self.charged += self.cost(chunks)
+
+    def _huge_pages(self, start: int, end: int) -> None:
+        """Let the whole huge pages inside [start, end), about to be touched all at once, be huge pages.
+
+        The mapping is made with huge pages off so that a touched byte costs 4 KiB, not 2 MiB; but a
+        kernel streaming over 4 KiB pages runs up to 1.6x slower than over huge pages (TLB misses),
+        which is what numpy's own large arrays get. A huge page wholly inside a range touched in one go
+        costs nothing extra, so it is turned back on for exactly those (before the first write faults
+        them in); the charge on the host budget stays chunk by chunk as before."""
+        if self._map is None:
+            return
+        base = self.array.ctypes.data
+        lo = start + (-(base + start)) % HUGE_PAGE
+        hi = end - (base + end) % HUGE_PAGE
+        if hi > lo and hasattr(mmap, "MADV_HUGEPAGE"):
+            with contextlib.suppress(OSError):  # no THP on this kernel: 4 KiB pages, as before
+                self._map.madvise(mmap.MADV_HUGEPAGE, lo, hi - lo)
 
     def read_into(self, start: int, out: np.ndarray) -> None:
         """Copy [start, start + len(out)) into ``out``; untouched chunks read as poison and stay untouched."""

@@ -56,6 +56,7 @@ from ..interface import (
     SiteSource,
     StreamId,
     TaskListener,
+    block_runner,
 )
 from ..soc import SocProfile, load_soc
 from . import cost, initcheck
@@ -553,8 +554,7 @@ class SimulatedNpu:
         ]
         pool = self._block_pool(kernel)
         if pool is None:
-            for ctx in contexts:
-                kernel.func(ctx, *views)
+            _run_blocks(kernel.func, contexts, views)
         else:  # numpy releases the GIL, so blocks of a large kernel overlap on the host's cores
             # one task per worker over a contiguous run of blocks: a future per block costs more
             # than a small block's numpy work
@@ -630,5 +630,10 @@ class SimulatedNpu:
 
 
 def _run_blocks(func: Callable[..., None], contexts: list[BlockContext[KernelAttrs]], views: list[np.ndarray]) -> None:
+    """Run consecutive blocks: in one call when the kernel can merge them (``block_runner``), else one by one."""
+    runner = block_runner(func)
+    if runner is not None and contexts:
+        runner(contexts[0], len(contexts), *views)
+        return
     for ctx in contexts:
         func(ctx, *views)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 
-import structlog
 from pydantic import ValidationError
 
 from emulator import process
@@ -42,10 +41,11 @@ from emulator.boundary import acl_api
 from emulator.config import AclConfig
 from emulator.config_files import JSON_NESTING_LIMIT, ConfigFileRefused, json_depth, read_config_text
 from emulator.errors import AclConfigDiffers, AclInvalidValue, InvalidFile, ParseFile, RepeatFinalize, RepeatInitialize
+from emulator.lazylog import lazy_logger
 from emulator.leaks import warn_at
 from emulator.status import AclError
 
-log = structlog.get_logger(logger_name="emulator.acl")
+log = lazy_logger(__name__, logger_name="emulator.acl")
 
 ACL_VERSION = (1, 17, 0)
 

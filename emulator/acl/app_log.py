@@ -18,11 +18,10 @@ import sys
 import threading
 from types import FrameType
 
-import structlog
-
 from emulator.boundary import acl_api
+from emulator.lazylog import lazy_logger
 
-log = structlog.get_logger(logger_name="emulator.app")
+log = lazy_logger(__name__, logger_name="emulator.app")
 
 MAX_LOG_STRING = 1024
 TRUNCATED = "...[truncated]"

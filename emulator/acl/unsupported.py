@@ -14,13 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import structlog
-
 from emulator import process
 from emulator.device.errors import FeatureNotSupported
+from emulator.lazylog import lazy_logger
 from emulator.status import AclError
 
-log = structlog.get_logger(logger_name="emulator.acl")
+log = lazy_logger(__name__, logger_name="emulator.acl")
 
 NOT_SUPPORTED = int(AclError.ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 # pyACL calls that return a handle only (nullptr here) or one value before ret; the rest return ret.

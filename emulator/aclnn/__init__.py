@@ -10,6 +10,9 @@ visible to a reader and a type checker. ``__all__`` lists the face.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from emulator.aclnn import ops
 from emulator.aclnn.acl_meta import (
     aclCreateBoolArray,
     aclCreateFloatArray,
@@ -64,8 +67,8 @@ from emulator.aclnn.l2_face import bind as bind_ops
 from emulator.aclnn.matmul_weight import aclnnCalculateMatmulWeightSize, aclnnCalculateMatmulWeightSizeV2
 
 # The op entry points (aclnnAddGetWorkspaceSize, aclnnAdd …), generated from the op registry: the
-# face is the top floor, so it may import the op library; the ops never import the face.
-from emulator.aclnn.ops import *  # noqa: F403
+# face is the top floor, so it may import the op library; the ops never import the face. Each is
+# built when first read (``__getattr__`` below), importing only its op's module.
 from emulator.aclnn.ops import __all__ as OP_FUNCTIONS  # noqa: N812 - a list, named like the others here
 from emulator.capi import META
 from emulator.meta.dtypes import aclDataType
@@ -80,6 +83,9 @@ from emulator.meta.objects import (
     aclTensorList,
 )
 from emulator.status import AclnnStatus
+
+if TYPE_CHECKING:
+    from emulator.aclnn.ops import *  # noqa: F403
 
 OK = AclnnStatus.ACLNN_SUCCESS
 
@@ -159,3 +165,19 @@ __all__ = [
     *OP_FUNCTIONS,
     *CONSTANTS,
 ]
+
+_OPS = frozenset(OP_FUNCTIONS)
+
+
+def __getattr__(name: str) -> Any:
+    """An op's entry point on its first read (PEP 562), then kept as a plain module attribute."""
+    if name not in _OPS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(ops, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """Every name of the face, the op entry points included, built or not."""
+    return sorted({*globals(), *OP_FUNCTIONS})

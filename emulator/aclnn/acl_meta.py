@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import structlog
 
 from emulator import process
 from emulator.boundary import report_undefined
@@ -34,6 +33,7 @@ from emulator.cface import (
 )
 from emulator.diagnostics import ReportKind
 from emulator.errors import AclnnError, AclnnParamNullptr, NnopbaseNullPointer
+from emulator.lazylog import lazy_logger
 from emulator.meta.describe import describe
 from emulator.meta.dtypes import SCALAR_BYTES, aclDataType, numpy_dtype, to_acl_dtype, to_op_dtype
 from emulator.meta.formats import is_private_format, to_acl_format, to_op_format
@@ -50,7 +50,7 @@ from emulator.meta.objects import (
 )
 from emulator.status import AclnnStatus
 
-log = structlog.get_logger(logger_name="emulator.aclnn")
+log = lazy_logger(__name__, logger_name="emulator.aclnn")
 
 OK = AclnnStatus.ACLNN_SUCCESS
 MAX_DIM_NUM = 25  # the inline capacity of opbase's shape small-vector

@@ -8,15 +8,14 @@ so learners and leak tests see it.
 
 from __future__ import annotations
 
-import structlog
-
 from emulator import process
 from emulator.cface import aclnn_api
 from emulator.engine.system import init_system_config
+from emulator.lazylog import lazy_logger
 from emulator.leaks import warn_at
 from emulator.status import AclnnStatus
 
-log = structlog.get_logger(logger_name="emulator.aclnn")
+log = lazy_logger(__name__, logger_name="emulator.aclnn")
 
 ONCE_RULE = "the aclnnInit/aclnnFinalize documentation allows one call per process"
 

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-import structlog
 
 from emulator import process
 from emulator.boundary import report_undefined
@@ -22,12 +21,13 @@ from emulator.cface import Address, aclnn_api, address, live
 from emulator.device.interface import Device, Direction
 from emulator.diagnostics import ReportKind
 from emulator.errors import AclnnError, AclnnInnerNullptr, AclnnParamInvalid, NnopbaseNullPointer
+from emulator.lazylog import lazy_logger
 from emulator.meta.dtypes import calc_shape_bytes, numpy_dtype
 from emulator.meta.objects import Handle, aclTensor, aclTensorList, numel
 from emulator.status import AclnnStatus
 from emulator.tracking import ResourceKind
 
-log = structlog.get_logger(logger_name="emulator.aclnn")
+log = lazy_logger(__name__, logger_name="emulator.aclnn")
 
 OK = AclnnStatus.ACLNN_SUCCESS
 INNER_NULLPTR = AclnnStatus.ACLNN_ERR_INNER_NULLPTR

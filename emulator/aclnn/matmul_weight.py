@@ -14,14 +14,12 @@ from __future__ import annotations
 from emulator import process
 from emulator.cface import aclnn_api, live
 from emulator.errors import AclnnParamInvalid, AclnnParamNullptr, AclnnRuntimeError
-from emulator.kernels.math.trans_matmul_weight import A2_SOCS, rank_error, weight_size
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclIntArray
 from emulator.status import AclnnStatus
 
 API = "aclnnCalculateMatmulWeightSizeV2"
 API_V1 = "aclnnCalculateMatmulWeightSize"
-SUPPORTED_SOCS = (*A2_SOCS, "Ascend310P")
 DAV_3510 = 3510
 
 
@@ -29,8 +27,10 @@ DAV_3510 = 3510
 def aclnnCalculateMatmulWeightSizeV2(tensorShape: aclIntArray | None, dataType: int) -> tuple[int, int]:
     """aclnnStatus aclnnCalculateMatmulWeightSizeV2(const aclIntArray* tensorShape, aclDataType dataType,
     uint64_t* weightTensorSize)"""
+    from emulator.kernels.math.trans_matmul_weight import A2_SOCS, rank_error, weight_size  # the op's own rule
+
     soc = process.current().runtime.soc
-    if soc.short_soc_version not in SUPPORTED_SOCS and soc.npu_arch != DAV_3510:
+    if soc.short_soc_version not in (*A2_SOCS, "Ascend310P") and soc.npu_arch != DAV_3510:
         raise AclnnRuntimeError(f"{API}: support for {soc.short_soc_version} is not implemented")
     if tensorShape is None:
         raise AclnnParamNullptr(f"{API}: expected tensorShape not to be a null pointer.", param="tensorShape")
@@ -46,6 +46,8 @@ def aclnnCalculateMatmulWeightSizeV2(tensorShape: aclIntArray | None, dataType: 
 @aclnn_api(API_V1)
 def aclnnCalculateMatmulWeightSize(tensorShape: aclIntArray | None) -> tuple[int, int]:
     """aclnnStatus aclnnCalculateMatmulWeightSize(const aclIntArray* tensorShape, uint64_t* weightTensorSize)"""
+    from emulator.kernels.math.trans_matmul_weight import rank_error, weight_size  # imported with its op
+
     if tensorShape is None:
         raise AclnnParamNullptr(f"{API_V1}: expected tensorShape not to be a null pointer.", param="tensorShape")
     dims = [int(v) for v in live(tensorShape, API_V1).values]  # type: ignore[call-overload]

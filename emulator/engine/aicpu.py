@@ -17,12 +17,11 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-import structlog
-
+from emulator.lazylog import lazy_logger
 from emulator.meta.objects import aclTensor, aclTensorList
 from emulator.tracking import Registry, ResourceKind
 
-log = structlog.get_logger(logger_name="emulator.engine.aicpu")
+log = lazy_logger(__name__, logger_name="emulator.engine.aicpu")
 
 ATTR_KEY_LIMIT = 1024
 ARGS_BYTES = 256  # the host argument block of one task (addresses, sizes, ext info)

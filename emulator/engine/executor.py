@@ -18,13 +18,13 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import structlog
 
 from emulator.device.errors import DeviceError
 from emulator.diagnostics import ReportKind
 from emulator.engine.tensors import ExecTensor, Storage, nbytes, storage_key
 from emulator.engine.workspace import PlannedBuffer, max_allocate
 from emulator.errors import AclnnError, AclnnParamNullptr, AclnnRuntimeError
+from emulator.lazylog import lazy_logger
 from emulator.meta.dtypes import numpy_dtype
 from emulator.meta.objects import (
     Handle,
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from emulator.engine.context import OpContext
     from emulator.engine.launchers import Launcher
 
-log = structlog.get_logger(logger_name="emulator.engine.executor")
+log = lazy_logger(__name__, logger_name="emulator.engine.executor")
 
 OK = AclnnStatus.ACLNN_SUCCESS
 

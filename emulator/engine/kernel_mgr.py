@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-import structlog
-
 from emulator.diagnostics import Diagnostics, ReportKind
 from emulator.engine.keys import KeySchema
 from emulator.engine.opp import OppPackages, shipped
@@ -34,10 +32,11 @@ from emulator.engine.opp.binconfig import BinEntry
 from emulator.engine.opp.discovery import PackageRecord
 from emulator.engine.tiling import OpImpl, PlatformInfo
 from emulator.errors import AclnnError, AclnnRuntimeError
+from emulator.lazylog import lazy_logger
 from emulator.status import AclnnStatus
 from emulator.tracking import Registry, ResourceKind
 
-log = structlog.get_logger(logger_name="emulator.engine.kernel")
+log = lazy_logger(__name__, logger_name="emulator.engine.kernel")
 
 MIX_CORE_TYPES = ("MIX_AIV", "MIX_VECTOR_CORE")
 

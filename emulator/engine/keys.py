@@ -16,6 +16,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from emulator.engine.opp.binconfig import BinAttr, BinEntry, BinTensor
@@ -71,6 +72,7 @@ class Position:
         return FormatType.SUPPORT_ND if FORMAT_ND in self.formats else FormatType.NOT_SUPPORT_ND
 
 
+@lru_cache(maxsize=256)  # GE names come from two fixed tables (binconfig): a few dozen, looked up per bin tensor
 def _ge_value(name: str | None, enum_prefix: str) -> int | None:
     if name is None:
         return None

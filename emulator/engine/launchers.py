@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import structlog
 
 from emulator.device.interface import Access, BufferArg, Direction, Engine, InitRole, KernelAttrs, KernelLaunch
 from emulator.device.soc import SocProfile
@@ -29,6 +28,7 @@ from emulator.engine.plan import LaunchPlan
 from emulator.engine.tensors import ExecTensor, host_array, nbytes, span_bytes
 from emulator.engine.tiling import KernelSignature, OpImpl, PlatformInfo, TensorDesc, TilingContext, TilingResult
 from emulator.errors import AclnnError
+from emulator.lazylog import lazy_logger
 from emulator.meta.describe import contents
 from emulator.meta.dtypes import SUB_BYTE_OFFSET, numpy_dtype, type_size
 from emulator.meta.objects import aclTensor, contiguous_strides
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from emulator.engine.aicpu import AicpuTask
     from emulator.engine.executor import RunContext, aclOpExecutor
 
-log = structlog.get_logger(logger_name="emulator.engine.launch")
+log = lazy_logger(__name__, logger_name="emulator.engine.launch")
 
 POISON_BYTE = 0xFF  # what the simulated device fills new memory with (aclrtMalloc does not clear)
 

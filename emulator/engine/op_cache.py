@@ -19,11 +19,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-import structlog
-
 from emulator.diagnostics import ReportKind
 from emulator.engine.executor import OpConfig, RepeatMode, aclOpExecutor, common_op_executor_run
 from emulator.errors import AclnnError, AclnnParamNullptr
+from emulator.lazylog import lazy_logger
 from emulator.meta.objects import (
     Handle,
     aclBoolArray,
@@ -37,7 +36,7 @@ from emulator.meta.objects import (
 from emulator.status import AclnnStatus
 from emulator.tracking import ResourceKind, Site, capture_site
 
-log = structlog.get_logger(logger_name="emulator.engine.cache")
+log = lazy_logger(__name__, logger_name="emulator.engine.cache")
 
 KEY_LIMIT = 8192
 SHRINK = 30

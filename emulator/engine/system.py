@@ -12,7 +12,6 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import structlog
 from pydantic import BaseModel, ConfigDict, StrictStr, ValidationError
 
 from emulator.config import Settings
@@ -24,9 +23,10 @@ from emulator.engine.executor import OpConfig
 from emulator.engine.kernel_mgr import KernelMgr
 from emulator.engine.op_cache import OpCache
 from emulator.engine.opp import LoadAllOppPackage, OppPackages
+from emulator.lazylog import lazy_logger
 from emulator.tracking import Registry
 
-log = structlog.get_logger(logger_name="emulator.engine")
+log = lazy_logger(__name__, logger_name="emulator.engine")
 
 USE_BEFORE_INIT_RULE = (
     "the aclnn documentation asks for aclnnInit (or aclInit) before any aclnn API; the real library still "

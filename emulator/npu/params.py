@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from emulator import aclnn
-from emulator.kernels import REGISTRY  # metadata only: the prototype table of every op's phase 1
+from emulator.kernels import MODULES, UnknownOp, entry
 from emulator.npu.values import DTypeLike, Tensor, acl_dtype
 
 if TYPE_CHECKING:
@@ -83,21 +82,16 @@ def snake(name: str) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
-@functools.cache
-def _registry() -> dict[str, Proto]:
-    """Each L2 API name -> the Proto of its aclnnXxxGetWorkspaceSize (read once, from the registry)."""
-    return {name: entry.phase1 for name, entry in REGISTRY.entries.items()}
-
-
 def apis() -> tuple[str, ...]:
-    """Every L2 API name Session.call accepts."""
-    return tuple(_registry())
+    """Every L2 API name Session.call accepts (from the op index: no op module is imported)."""
+    return tuple(MODULES)
 
 
 def signature(api: str) -> Proto:
+    """The Proto of ``api``'s aclnnXxxGetWorkspaceSize (importing that op's module only)."""
     try:
-        return _registry()[api]
-    except KeyError:
+        return entry(api).phase1
+    except UnknownOp:
         raise ValueError(f"{api!r} is not an op of the registry") from None
 
 

@@ -40,7 +40,7 @@ from emulator.opdev.framework import (
 from emulator.opdev.l2 import UniqueExecutor, create_executor, l0_label
 from emulator.opdev.launch import add_to_launcher_list_aicore, add_to_launcher_list_aicpu, infer_shape
 from emulator.opdev.registry import l2_api
-from emulator.opdev.templates import EleBaseTilingData, block_range, block_tiles, elementwise_tiling
+from emulator.opdev.templates import EleBaseTilingData, RangeKernel, block_range, block_tiles, elementwise_tiling
 
 __all__ = [
     "FRAMEWORK_OPS",
@@ -62,6 +62,7 @@ __all__ = [
     "L0StepFailed",
     "OpImpl",
     "PlatformInfo",
+    "RangeKernel",
     "Str",
     "TensorDesc",
     "TilingContext",

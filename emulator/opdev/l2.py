@@ -22,15 +22,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import structlog
-
 from emulator import dfx
 from emulator.engine.context import OpContext
 from emulator.engine.executor import OpConfig, aclOpExecutor, common_op_executor_run
 from emulator.errors import AclnnError, AclnnInnerNullptr, L0StepFailed
+from emulator.lazylog import lazy_logger
 from emulator.status import AclnnStatus
 
-log = structlog.get_logger(logger_name="emulator.opdev")
+log = lazy_logger(__name__, logger_name="emulator.opdev")
 
 OK = AclnnStatus.ACLNN_SUCCESS
 Phase1Result = tuple[int, Any, int]

@@ -9,18 +9,17 @@ real macro does. ``add_to_launcher_list_aicpu`` takes a task from the op's AI CP
 
 from __future__ import annotations
 
-import structlog
-
 from emulator.engine.args import ArgPack, Group, flatten
 from emulator.engine.executor import aclOpExecutor
 from emulator.engine.launchers import AiCoreLauncher, AicpuLauncher, describe, run_tiling
 from emulator.engine.tiling import OpImpl
 from emulator.errors import StatusError
+from emulator.lazylog import lazy_logger
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor, contiguous_strides
 from emulator.status import AclnnStatus
 
-log = structlog.get_logger(logger_name="emulator.opdev")
+log = lazy_logger(__name__, logger_name="emulator.opdev")
 
 OK = AclnnStatus.ACLNN_SUCCESS
 INNER = AclnnStatus.ACLNN_ERR_INNER

@@ -10,6 +10,7 @@ refused with ``DuplicateOp`` — an op cannot silently replace another.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -91,7 +92,10 @@ def declaration_of(body: Callable[..., Any]) -> str:
     return " ".join(doc[: end + 1].split())
 
 
+@functools.cache
 def entry_of(body: Callable[..., Any], module: str) -> L2Entry:
+    """One marked body's entry, read once: the face's lazy look-up (``emulator.kernels.entry``) and
+    the full registry then hold the same object, whichever read the op module first."""
     api = body.__name__.removesuffix(SUFFIX)
     header = header_of(api)
     try:

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import ctypes
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
+import numpy as np
+
+from emulator.device.interface import BlockContext
 from emulator.engine.tiling import TilingContext, TilingResult, align_up, ceil_div
 from emulator.meta.dtypes import type_size
 
@@ -89,3 +93,32 @@ def block_range(tiling: bytes, block_idx: int) -> tuple[int, int]:
     former, total = _former(tiling)
     lo = block_idx * former
     return lo, min(lo + former, total)
+
+
+RangeBody = Callable[..., None]  # (ctx, lo, hi, *views): the work of one flat element range [lo, hi)
+
+
+class RangeKernel:
+    """An elementwise SPMD kernel: block ``i`` processes ``block_range(tiling, i)``, and what an element
+    gets does not depend on which block, or which numpy call, computes it.
+
+    Called with one block's context it is the per-block kernel; ``run_blocks`` (see
+    ``device.interface.block_runner``) runs a contiguous run of blocks as one range, so a worker of the
+    block pool, or the whole serial launch, makes one numpy call over one contiguous span of each buffer.
+    The body sees the run's first context; only its tiling and attributes may matter to it."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, body: RangeBody) -> None:
+        self.body = body
+
+    def __call__(self, ctx: BlockContext[Any], *views: np.ndarray) -> None:
+        lo, hi = block_range(ctx.tiling, ctx.block_idx)
+        if lo < hi:
+            self.body(ctx, lo, hi, *views)
+
+    def run_blocks(self, first: BlockContext[Any], count: int, *views: np.ndarray) -> None:
+        lo = block_range(first.tiling, first.block_idx)[0]
+        hi = block_range(first.tiling, first.block_idx + count - 1)[1]
+        if lo < hi:
+            self.body(first, lo, hi, *views)

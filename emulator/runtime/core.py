@@ -25,8 +25,6 @@ import threading
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-import structlog
-
 from emulator.config import Settings
 from emulator.device import Device, open_device
 from emulator.device.errors import (
@@ -46,6 +44,7 @@ from emulator.device.host_budget import HostBudget
 from emulator.device.interface import AddressKind, AllocationInfo, DevicePtr, EventId, StreamId
 from emulator.device.soc import SocProfile, load_soc
 from emulator.diagnostics import Diagnostics
+from emulator.lazylog import lazy_logger
 from emulator.runtime.context import Context, DeviceSlot
 from emulator.runtime.device_reports import fault_reporter, race_reporter
 from emulator.runtime.model_ri import ModelTable
@@ -53,7 +52,7 @@ from emulator.runtime.reports import Report, Reports, StreamKey
 from emulator.runtime.vmm import VirtualMemoryTable
 from emulator.tracking import Registry, ResourceKind, capture_site
 
-log = structlog.get_logger(logger_name="emulator.runtime")
+log = lazy_logger(__name__, logger_name="emulator.runtime")
 
 STREAM_HUGE = 0x8
 CONTEXT_HANDLE_BASE = 0x7C00_0000

@@ -37,8 +37,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import structlog
-
 from emulator.device import Device
 from emulator.device.errors import (
     ReportTimeout,
@@ -48,8 +46,9 @@ from emulator.device.errors import (
     ThreadSubscribeError,
 )
 from emulator.device.interface import EventId, StreamId
+from emulator.lazylog import lazy_logger
 
-log = structlog.get_logger(logger_name="emulator.runtime")
+log = lazy_logger(__name__, logger_name="emulator.runtime")
 
 StreamKey = tuple[int, int]  # (device id, stream id)
 

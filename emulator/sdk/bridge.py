@@ -24,7 +24,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from emulator import acl, aclnn, process, tracking
+from emulator import acl, aclnn, kernels, process, tracking
 from emulator.capi import META, RUNTIME, Param, Proto
 from emulator.capi.ctypes_types import CTYPES, array_count, base_type, element_ctype, read_struct
 from emulator.capi.handles import HandleTable, UnknownHandle
@@ -32,7 +32,7 @@ from emulator.capi.types import OUT_STRUCTS, snake
 from emulator.config import Settings
 from emulator.diagnostics import ReportKind, UndefinedBehaviour
 from emulator.faults import FaultPlan
-from emulator.kernels import REGISTRY
+from emulator.kernels import MODULES
 from emulator.meta.dtypes import type_size
 from emulator.sdk.forwarders import written_in_c
 from emulator.sdk.sites import NativeSite
@@ -228,22 +228,45 @@ def _pyacl(name: str) -> Callable[..., Any]:
 
 
 @functools.cache
-def forwards() -> dict[str, Forward]:
-    """Every C function of the table, ready to forward (built once; the table is fixed)."""
-    table: dict[str, Forward] = {}
+def _table_rows() -> dict[str, tuple[Proto, Callable[..., Any], bool]]:
+    """The runtime and acl_meta rows: each C name -> (prototype, face, pyACL conventions)."""
+    rows: dict[str, tuple[Proto, Callable[..., Any], bool]] = {}
     for proto in RUNTIME:  # a row without a pyACL name is a C-only call (acl.C_ONLY)
         face = _pyacl(proto.py_name) if proto.py_name is not None else acl.C_ONLY[proto.c_name]
-        table[proto.c_name] = Forward(proto, face, pyacl=True)
-    for proto in (*META, *REGISTRY.prototypes()):
-        table[proto.c_name] = Forward(proto, getattr(aclnn, proto.c_name), pyacl=False)
-    return table
+        rows[proto.c_name] = (proto, face, True)
+    for proto in META:
+        rows[proto.c_name] = (proto, getattr(aclnn, proto.c_name), False)
+    return rows
+
+
+@functools.cache
+def forward(c_name: str) -> Forward | None:
+    """One C function's forward, built on its first call: an op's reads only that op's module."""
+    row = _table_rows().get(c_name)
+    if row is not None:
+        proto, face, pyacl = row
+        return Forward(proto, face, pyacl=pyacl)
+    from emulator.opdev.registry import SUFFIX  # the op toolkit comes with the first op, not with aclInit
+
+    api = c_name.removesuffix(SUFFIX)
+    if api not in MODULES:
+        return None
+    op = kernels.entry(api)
+    proto = op.phase1 if c_name.endswith(SUFFIX) else op.phase2
+    return Forward(proto, getattr(aclnn, c_name), pyacl=False)
+
+
+def forwards() -> dict[str, Forward]:
+    """Every C function of the table, ready to forward (reads every op module: a listing's cost)."""
+    names = [*_table_rows(), *(proto.c_name for proto in kernels.REGISTRY.prototypes())]
+    return {name: found for name in names if (found := forward(name)) is not None}
 
 
 def entry(c_name: str) -> Callable[..., Any]:
     """The function a forwarder calls for ``c_name`` (looked up once, on its first call)."""
-    forward = forwards().get(c_name)
-    if forward is not None:
-        return forward.entry
+    found = forward(c_name)
+    if found is not None:
+        return found.entry
     failure = 0
 
     def missing(*args: Any) -> int:

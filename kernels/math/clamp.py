@@ -31,6 +31,7 @@ from emulator.errors import AclnnParamNullptr, L0StepFailed
 from emulator.kernels.math.cast import NAMES, cast
 from emulator.kernels.math.elementwise import _read, broadcast_shape
 from emulator.kernels.math.fill import scalar_to_tensor
+from emulator.kernels.math.reduce_common import pieces
 from emulator.kernels.math.soc_lists import is_regbase, list_v2
 from emulator.kernels.math.unary import check_cast, check_same_shape
 from emulator.meta.dtypes import COMPLEX_TYPES, FLOATING_TYPES, DataType, dtype_name, numpy_dtype, promote_type
@@ -40,11 +41,11 @@ from emulator.opdev import (
     OP_OUTPUT,
     BinSpec,
     OpImpl,
+    RangeKernel,
     TilingContext,
     TilingResult,
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
-    block_range,
     contiguous,
     create_executor,
     elementwise_tiling,
@@ -77,20 +78,39 @@ class ClipAttrs(KernelAttrs):
         return cls(signature.dtypes[0], tuple(signature.shapes))
 
 
-def clip_kernel(ctx: BlockContext[ClipAttrs], x: np.ndarray, lo: np.ndarray, hi: np.ndarray, y: np.ndarray) -> None:
-    """This block's range of y = min(max(x, lo), hi); max and min are exact in any dtype."""
-    start, stop = block_range(ctx.tiling, ctx.block_idx)
-    if start >= stop:
-        return
+def _clip_range(ctx: BlockContext[ClipAttrs], start: int, stop: int, x: np.ndarray, lo: np.ndarray, hi: np.ndarray,
+                y: np.ndarray) -> None:  # fmt: skip
+    """y[start:stop] = min(max(x, lo), hi); max and min are exact in any dtype, so which numpy call (and
+    which block) computes an element does not change it.
+
+    The range is cut into hyper-rectangles contiguous in y (``pieces``) and each is computed from
+    broadcast views of x and the bounds in y's shape: row-broadcast bounds are read where they lie
+    instead of being copied out to the range's length first."""
     dtype, (sx, slo, shi, sy) = ctx.attrs.dtype, ctx.attrs.shapes
-    xs, low, high = (_read(buf, dtype, shape, sy, start, stop) for buf, shape in ((x, sx), (lo, slo), (hi, shi)))
-    dest = y.view(dtype)[start:stop]
     if dtype == BF16:  # widened exactly to float32, selected there, narrowed back exactly
+        xs, low, high = (_read(buf, dtype, shape, sy, start, stop) for buf, shape in ((x, sx), (lo, slo), (hi, shi)))
         wide = np.float32
-        dest[...] = np.minimum(np.maximum(xs.astype(wide), low.astype(wide)), high.astype(wide)).astype(dtype)
+        y.view(dtype)[start:stop] = np.minimum(np.maximum(xs.astype(wide), low.astype(wide)), high.astype(wide)).astype(
+            dtype
+        )
         return
-    np.maximum(xs, low, out=dest)  # two passes, in place, as numpy's own clip makes them
-    np.minimum(dest, high, out=dest)
+    shape = sy or (1,)  # a 0-d y: one element, indexed as a 1-d range (a 0-d index would give a scalar)
+    xs, low, high = (_broadcast_view(buf, dtype, each, shape) for buf, each in ((x, sx), (lo, slo), (hi, shi)))
+    dest = y.view(dtype)[: int(np.prod(shape, dtype=np.int64))].reshape(shape)
+    for index in pieces(start, stop, shape):
+        out = dest[index]
+        np.maximum(xs[index], low[index], out=out)  # two passes, in place, as numpy's own clip makes them
+        np.minimum(out, high[index], out=out)
+
+
+def _broadcast_view(buf: np.ndarray, dtype: np.dtype, shape: tuple[int, ...], out_shape: tuple[int, ...]) -> np.ndarray:
+    """A read-only view of a dense tensor broadcast to ``out_shape`` (leading 1s as numpy pads them)."""
+    count = int(np.prod(shape, dtype=np.int64))
+    padded = (1,) * (len(out_shape) - len(shape)) + tuple(shape)
+    return np.broadcast_to(buf.view(dtype)[:count].reshape(padded), out_shape)
+
+
+clip_kernel = RangeKernel(_clip_range)
 
 
 def clip_tiling(ctx: TilingContext) -> TilingResult:

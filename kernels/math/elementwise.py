@@ -18,7 +18,8 @@ import numpy as np
 
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.tiling import KernelAttrsFunc, KernelSignature, TensorDesc
-from emulator.opdev import BinSpec, OpImpl, TilingContext, TilingResult, block_range, elementwise_tiling
+from emulator.kernels.math.reduce_common import pieces
+from emulator.opdev import BinSpec, OpImpl, RangeKernel, TilingContext, TilingResult, elementwise_tiling
 
 Shape = tuple[int, ...]
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -71,14 +72,18 @@ def _read(
         count *= d
     if count == 1:
         return data[:1]
-    flat = np.arange(lo, hi, dtype=np.int64)
-    coords = np.unravel_index(flat, out_shape)
+    # a broadcast view of the input in the output's shape, copied piece by piece (hyper-rectangles
+    # contiguous in the output's flat order): the same elements an index gather would pick, without
+    # building an int64 index of the range
     padded = (1,) * (len(out_shape) - len(shape)) + tuple(shape)
-    strides = [1] * len(padded)
-    for i in range(len(padded) - 2, -1, -1):
-        strides[i] = strides[i + 1] * padded[i + 1]
-    index = sum((c if d != 1 else 0) * s for c, d, s in zip(coords, padded, strides, strict=True))
-    return data[np.asarray(index, dtype=np.int64)]
+    full = np.broadcast_to(data[:count].reshape(padded), out_shape)
+    result = np.empty(hi - lo, dtype)
+    position = 0
+    for index in pieces(lo, hi, out_shape):
+        part = full[index]
+        np.copyto(result[position : position + part.size].reshape(part.shape), part)
+        position += part.size
+    return result
 
 
 def compute_dtype(a: np.dtype, b: np.dtype, out: np.dtype) -> np.dtype:
@@ -88,11 +93,11 @@ def compute_dtype(a: np.dtype, b: np.dtype, out: np.dtype) -> np.dtype:
     return a
 
 
-def binary_kernel(compute: Compute[A]) -> Callable[[BlockContext[A], np.ndarray, np.ndarray, np.ndarray], None]:
-    def kernel(ctx: BlockContext[A], x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
-        lo, hi = block_range(ctx.tiling, ctx.block_idx)
-        if lo >= hi:
-            return
+def binary_kernel(compute: Compute[A]) -> RangeKernel:
+    """A range kernel (contiguous blocks run as one range, see ``RangeKernel``): each element's result
+    is the same whatever range computes it, so merging blocks is bit-identical."""
+
+    def body(ctx: BlockContext[A], lo: int, hi: int, x1: np.ndarray, x2: np.ndarray, y: np.ndarray) -> None:
         attrs = ctx.attrs
         d1, d2, dy = attrs.x1_dtype, attrs.x2_dtype, attrs.y_dtype
         a = _read(x1, d1, attrs.x1_shape, attrs.y_shape, lo, hi)
@@ -108,7 +113,7 @@ def binary_kernel(compute: Compute[A]) -> Callable[[BlockContext[A], np.ndarray,
             result = compute(a.astype(work, copy=False), b.astype(work, copy=False), ctx, None)
             dest[...] = result.astype(dy, copy=False)
 
-    return kernel
+    return RangeKernel(body)
 
 
 def binary_tiling(ctx: TilingContext) -> TilingResult:

@@ -85,6 +85,15 @@ def _exp(x: np.ndarray, ctx: BlockContext[LogAttrs]) -> np.ndarray:
     return np.exp(t)
 
 
+def _exp_into(x: np.ndarray, ctx: BlockContext[LogAttrs], out: np.ndarray) -> bool:
+    """The default Exp (base e, scale 1, shift 0) is ``np.exp(x)``: computed straight into the output."""
+    attrs = ctx.attrs
+    if (attrs.base, attrs.scale, attrs.shift) != (LOG_BASE, LOG_SCALE, LOG_SHIFT):
+        return False
+    np.exp(x, out=out)
+    return True
+
+
 def _log(x: np.ndarray, ctx: BlockContext[LogAttrs]) -> np.ndarray:
     """log_base(scale * x + shift); base -1 means e."""
     base, scale, shift = ctx.attrs.base, ctx.attrs.scale, ctx.attrs.shift
@@ -94,7 +103,8 @@ def _log(x: np.ndarray, ctx: BlockContext[LogAttrs]) -> np.ndarray:
     return y
 
 
-EXP = unary_op("Exp", _exp, FLOATS, CPU_REST, half_in_fp32=True, temps=1, attrs=LOG_ATTRS, kernel_attrs=LogAttrs.of)
+EXP = unary_op("Exp", _exp, FLOATS, CPU_REST, half_in_fp32=True, temps=1, attrs=LOG_ATTRS, kernel_attrs=LogAttrs.of,
+               into=_exp_into)  # fmt: skip
 LOG = unary_op("Log", _log, FLOATS, (*CPU_REST, *INTEGRAL_OR_BOOL), half_in_fp32=True, temps=1, attrs=LOG_ATTRS,
                aicpu_attr_names=("base", "scale", "shift"), kernel_attrs=LogAttrs.of)  # fmt: skip
 _LOG_ATTR_VALUES = (Float32(LOG_BASE), Float32(LOG_SCALE), Float32(LOG_SHIFT))

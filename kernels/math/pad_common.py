@@ -23,6 +23,7 @@ from emulator.errors import L0StepFailed
 from emulator.kernels.math.cast import NAMES
 from emulator.kernels.math.data_movement import movement_tiling
 from emulator.kernels.math.index_common import A2_SOCS, REGBASE_SOCS, block_coords, flat_offset
+from emulator.kernels.math.reduce_common import pieces
 from emulator.meta.dtypes import DataType
 from emulator.meta.objects import aclTensor
 from emulator.opdev import (
@@ -34,6 +35,7 @@ from emulator.opdev import (
     DType,
     Int64,
     OpImpl,
+    RangeKernel,
     Str,
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
@@ -101,18 +103,55 @@ def source_offsets(
     return flat_offset(coords, attrs.x_shape, hi - lo), inside
 
 
-def pad_kernel(ctx: BlockContext[PadAttrs], x: np.ndarray, paddings: np.ndarray, *rest: np.ndarray) -> None:
-    """PadV3 (x, paddings, constant_values -> y) and MirrorPad (x, paddings -> y): the gather above."""
-    lo, hi = block_range(ctx.tiling, ctx.block_idx)
-    if lo >= hi:
-        return
+def _pad_range(ctx: BlockContext[PadAttrs], lo: int, hi: int, x: np.ndarray, paddings: np.ndarray,
+               *rest: np.ndarray) -> None:  # fmt: skip
+    """PadV3 (x, paddings, constant_values -> y) and MirrorPad (x, paddings -> y) over y's range [lo, hi)."""
     attrs, y = ctx.attrs, rest[-1]
-    befores = paddings.view(attrs.pad_dtype)[0 : 2 * len(attrs.x_shape) : 2]
+    rank = len(attrs.x_shape)
+    befores = [int(b) for b in paddings.view(attrs.pad_dtype)[0 : 2 * rank : 2]]
+    if attrs.mode != REFLECT and _fits(attrs, befores):
+        _constant_pad(attrs, befores, lo, hi, x, rest[0], y)
+        return
     offsets, inside = source_offsets(attrs, befores, lo, hi)
     values = x.view(attrs.dtype)[offsets] if x.size else np.zeros(hi - lo, attrs.dtype)
     if inside is not None:
         values = np.where(inside, values, rest[0].view(attrs.dtype)[0])
     y.view(attrs.dtype)[lo:hi] = values
+
+
+def _fits(attrs: PadAttrs, befores: Sequence[int]) -> bool:
+    """Whether x sits inside y at the leading pads (no pad negative), so constant mode is fill-and-copy."""
+    return bool(attrs.y_shape) and all(
+        b >= 0 and b + xd <= yd for b, xd, yd in zip(befores, attrs.x_shape, attrs.y_shape, strict=True)
+    )
+
+
+def _constant_pad(
+    attrs: PadAttrs, befores: Sequence[int], lo: int, hi: int, x: np.ndarray, value: np.ndarray, y: np.ndarray
+) -> None:
+    """Constant mode as data movement: each hyper-rectangle of y's range that is contiguous in y
+    (``pieces``) takes the constant, then its overlap with x's place in y takes x's elements. Every
+    output element gets the same bytes as the per-element gather (x's element or the constant)."""
+    dtype, sx, sy = attrs.dtype, attrs.x_shape, attrs.y_shape
+    dest = y.view(dtype)[: int(np.prod(sy, dtype=np.int64))].reshape(sy)
+    src = x.view(dtype)[: int(np.prod(sx, dtype=np.int64))].reshape(sx)
+    fill = value.view(dtype)[0]
+    for index in pieces(lo, hi, sy):
+        dest[index] = fill
+        box_y: list[slice] = []
+        for axis, size in enumerate(sy):
+            part = index[axis] if axis < len(index) else slice(0, size)
+            start, stop = (part.start, part.stop) if isinstance(part, slice) else (part, part + 1)
+            start, stop = max(start, befores[axis]), min(stop, befores[axis] + sx[axis])
+            if start >= stop:
+                break
+            box_y.append(slice(start, stop))
+        else:
+            box_x = tuple(slice(b.start - before, b.stop - before) for b, before in zip(box_y, befores, strict=True))
+            dest[tuple(box_y)] = src[box_x]
+
+
+pad_kernel = RangeKernel(_pad_range)
 
 
 def _pad_v3_bins(dtypes: Sequence[int]) -> tuple[BinSpec, ...]:

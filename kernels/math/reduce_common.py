@@ -273,38 +273,70 @@ class ReduceAttrs(KernelAttrs):
         return cls(dx, dy, signature.shapes[0])
 
 
-ReduceKernel = Callable[[BlockContext[ReduceAttrs], np.ndarray, np.ndarray, np.ndarray], None]
-
-
-def reduce_kernel(partial: Partial, combine: Combine, finish: Finish = _keep, wide_int: bool = False) -> ReduceKernel:
+class ReduceKernel:
     """The SPMD kernel of one reduction: the block's kept range, in UB tiles, R walked in tiles.
-    ``wide_int``: integers accumulate in 64 bits (the mean), not in their own dtype (the sum, which wraps)."""
+    ``wide_int``: integers accumulate in 64 bits (the mean), not in their own dtype (the sum, which wraps).
 
-    def kernel(ctx: BlockContext[ReduceAttrs], x: np.ndarray, axes_buf: np.ndarray, y: np.ndarray) -> None:
-        data = ReduceOpTilingData.from_buffer_copy(ctx.tiling)
-        a_lo = ctx.block_idx * data.factorACntPerCore
-        a_hi = min(a_lo + data.factorACntPerCore, data.factorATotalCnt)
-        if a_lo >= a_hi:
+    ``run_blocks`` (see ``device.interface.block_runner``) runs consecutive blocks in one call: when all
+    of R is one UB tile and R is the innermost dense run, their kept ranges join into one numpy
+    reduction (each row is summed by the same contiguous loop, bit-identical); other layouts walk each
+    block's tiles as the per-block kernel does, since numpy's loop order, hence rounding, follows the
+    shape of the piece it is given."""
+
+    __slots__ = ("combine", "finish", "partial", "wide_int")
+
+    def __init__(self, partial: Partial, combine: Combine, finish: Finish = _keep, wide_int: bool = False) -> None:
+        self.partial, self.combine, self.finish, self.wide_int = partial, combine, finish, wide_int
+
+    def __call__(self, ctx: BlockContext[ReduceAttrs], x: np.ndarray, axes_buf: np.ndarray, y: np.ndarray) -> None:
+        self.run_blocks(ctx, 1, x, axes_buf, y)
+
+    def run_blocks(
+        self, first: BlockContext[ReduceAttrs], count: int, x: np.ndarray, axes_buf: np.ndarray, y: np.ndarray
+    ) -> None:
+        data = ReduceOpTilingData.from_buffer_copy(first.tiling)
+        per_core, a_total = data.factorACntPerCore, data.factorATotalCnt
+        a_lo = first.block_idx * per_core
+        a_end = min((first.block_idx + count) * per_core, a_total)
+        if a_lo >= a_end:
             return
-        dx, dy, shape = ctx.attrs.x_dtype, ctx.attrs.y_dtype, ctx.attrs.x_shape
+        dx, dy, shape = first.attrs.x_dtype, first.attrs.y_dtype, first.attrs.x_shape
         rank = len(shape)
         axes = {int(a) % max(rank, 1) for a in axes_buf.view(np.int64)} if rank else set()
-        count = 1
+        elements = 1
         for d in shape:
-            count *= d
-        view, n_a = ar_view(x.view(dx)[:count], shape, axes)
+            elements *= d
+        view, n_a = ar_view(x.view(dx)[:elements], shape, axes)
+        r_shape = view.shape[n_a:]
+        # with all of R in one UB tile and R the innermost dense run, the A tiles are independent
+        # contiguous rows: one numpy reduction over the whole A range is bit-identical to walking it
+        # tile by tile and block by block (for other layouts numpy's loop order would change)
+        rows = data.ubFactorR >= data.factorRTotalCnt and len(r_shape) == 1 and view.strides[-1] == view.itemsize
+        if rows:
+            self._walk(data, view, n_a, a_lo, a_end, a_end - a_lo, y.view(dy), dx)
+            return
+        for b_lo in range(a_lo, a_end, per_core):
+            self._walk(data, view, n_a, b_lo, min(b_lo + per_core, a_total), data.ubFactorA, y.view(dy), dx)
+
+    def _walk(
+        self,
+        data: ReduceOpTilingData,
+        view: np.ndarray,
+        n_a: int,
+        a_lo: int,
+        a_hi: int,
+        a_step: int,
+        out: np.ndarray,
+        dx: np.dtype,
+    ) -> None:
+        """Kept elements [a_lo, a_hi) in A tiles of ``a_step``, each one's R in tiles of ubFactorR."""
         a_shape, r_shape = view.shape[:n_a], view.shape[n_a:]
         r_total = data.factorRTotalCnt
         acc_t = acc_dtype(dx)
-        if wide_int and acc_t.kind in "iu":
+        if self.wide_int and acc_t.kind in "iu":
             acc_t = np.dtype(np.int64)
-        out = y.view(dy)
+        partial, combine = self.partial, self.combine
         position = a_lo
-        # with all of R in one UB tile and R the innermost dense run, the A tiles are independent
-        # contiguous rows: one numpy reduction over the block's whole A range is bit-identical to
-        # walking it tile by tile (for other layouts numpy's loop order, hence rounding, would change)
-        rows = data.ubFactorR >= r_total and len(r_shape) == 1 and view.strides[-1] == view.itemsize
-        a_step = a_hi - a_lo if rows else data.ubFactorA
         for t_lo in range(a_lo, a_hi, a_step):
             for a_index in pieces(t_lo, min(t_lo + a_step, a_hi), a_shape):
                 sub = view[a_index]
@@ -317,11 +349,14 @@ def reduce_kernel(partial: Partial, combine: Combine, finish: Finish = _keep, wi
                         part = partial(tile, tuple(range(lead, tile.ndim)), acc_t) if red_axes else tile
                         acc = part if acc is None else combine(acc, part)
                 assert acc is not None
-                flat = np.asarray(finish(np.asarray(acc), data)).reshape(-1)
-                out[position : position + flat.size] = flat.astype(dy, copy=False)
+                flat = np.asarray(self.finish(np.asarray(acc), data)).reshape(-1)
+                out[position : position + flat.size] = flat.astype(out.dtype, copy=False)
                 position += flat.size
 
-    return kernel
+
+def reduce_kernel(partial: Partial, combine: Combine, finish: Finish = _keep, wide_int: bool = False) -> ReduceKernel:
+    """The kernel of one reduction (see ``ReduceKernel``)."""
+    return ReduceKernel(partial, combine, finish, wide_int)
 
 
 def _reduce_op(

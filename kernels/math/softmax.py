@@ -146,38 +146,89 @@ class SoftmaxAttrs(KernelAttrs):
 
 RowsFn = Callable[[np.ndarray, np.dtype], np.ndarray]
 SplitFn = Callable[[np.ndarray, np.ndarray, np.dtype, int], None]
+# into(x, y): ``rows_fn`` on rows x (the work dtype) written straight into y (the same dtype), bit-identical
+IntoFn = Callable[[np.ndarray, np.ndarray], None]
+CHUNK_ELEMENTS = 1 << 16  # rows a merged run computes at once: about 256 KiB of float32, so the work stays in cache
 
 
-def row_softmax_kernel(rows_fn: RowsFn, split_fn: SplitFn) -> Callable[..., None]:
+class RowSoftmaxKernel:
     """The SPMD kernel of a softmax-like op (SoftmaxV2, LogSoftmaxV2): this block's rows in UB tiles,
-    ``rows_fn`` on whole rows, ``split_fn`` when one row does not fit the UB (the R-split template)."""
+    ``rows_fn`` on whole rows, ``split_fn`` when one row does not fit the UB (the R-split template).
 
-    def kernel(ctx: BlockContext[SoftmaxAttrs], x: np.ndarray, y: np.ndarray) -> None:
-        data = SoftmaxV2TilingData.from_buffer_copy(ctx.tiling)
-        lo = ctx.block_idx * data.blockFormer
-        hi = min(lo + data.blockFormer, data.rowNum)
-        if lo >= hi:
+    ``run_blocks`` (see ``device.interface.block_runner``) runs consecutive blocks in one call. When whole
+    rows fit the UB and the softmax axis is the innermost dense run, every row is computed on its own
+    (its max, its contiguous sum, elementwise exp and divide): the rows of the run are then computed in
+    cache-sized chunks whatever the UB tiles were, bit-identical, and ``into`` writes float32 results
+    in place (no temporaries). Other layouts walk each block's tiles as the per-block kernel does:
+    numpy's summation order over a strided axis follows the shape of the piece it is given."""
+
+    __slots__ = ("into", "rows_fn", "split_fn")
+
+    def __init__(self, rows_fn: RowsFn, split_fn: SplitFn, into: IntoFn | None = None) -> None:
+        self.rows_fn, self.split_fn, self.into = rows_fn, split_fn, into
+
+    def __call__(self, ctx: BlockContext[SoftmaxAttrs], x: np.ndarray, y: np.ndarray) -> None:
+        self.run_blocks(ctx, 1, x, y)
+
+    def run_blocks(self, first: BlockContext[SoftmaxAttrs], count: int, x: np.ndarray, y: np.ndarray) -> None:
+        data = SoftmaxV2TilingData.from_buffer_copy(first.tiling)
+        lo = first.block_idx * data.blockFormer
+        end = min((first.block_idx + count) * data.blockFormer, data.rowNum)
+        if lo >= end:
             return
-        dx, dy = ctx.attrs.x_dtype, ctx.attrs.y_dtype
-        shape = ctx.attrs.x_shape or (1,)
-        axis = ctx.attrs.axes[0] % len(shape)
-        count = data.rowNum * data.colNum
-        xv, n_a = ar_view(x.view(dx)[:count], shape, {axis})
-        yv, _ = ar_view(y.view(dy)[:count], shape, {axis})
+        dx, dy = first.attrs.x_dtype, first.attrs.y_dtype
+        shape = first.attrs.x_shape or (1,)
+        axis = first.attrs.axes[0] % len(shape)
+        elements = data.rowNum * data.colNum
+        xv, n_a = ar_view(x.view(dx)[:elements], shape, {axis})
+        yv, _ = ar_view(y.view(dy)[:elements], shape, {axis})
         if xv.ndim == n_a:  # the softmax axis has length 1
             xv, yv = xv[..., None], yv[..., None]
         work = acc_dtype(dx)
+        whole_rows = data.ubFactorR >= data.colNum
+        dense = n_a == 1 and xv.strides[-1] == xv.itemsize and yv.strides[-1] == yv.itemsize
+        if whole_rows and dense:
+            self._rows(xv, yv, lo, end, work)
+            return
+        for b_lo in range(lo, end, data.blockFormer):
+            self._tiles(data, xv, yv, n_a, b_lo, min(b_lo + data.blockFormer, data.rowNum), work)
+
+    def _rows(self, xv: np.ndarray, yv: np.ndarray, lo: int, end: int, work: np.dtype) -> None:
+        """Rows [lo, end) of 2-D views whose rows are dense, in cache-sized chunks."""
+        step = max(CHUNK_ELEMENTS // max(xv.shape[-1], 1), 1)
+        into = self.into if xv.dtype == yv.dtype == work else None
+        for c_lo in range(lo, end, step):
+            rows = slice(c_lo, min(c_lo + step, end))
+            if into is not None:
+                into(xv[rows], yv[rows])
+            else:
+                yv[rows] = self.rows_fn(xv[rows], work).astype(yv.dtype, copy=False)
+
+    def _tiles(
+        self, data: SoftmaxV2TilingData, xv: np.ndarray, yv: np.ndarray, n_a: int, lo: int, hi: int, work: np.dtype
+    ) -> None:
+        """One block's rows [lo, hi) in UB tiles of ubFormer rows, the R-split template when a row does not fit."""
         for t_lo in range(lo, hi, data.ubFormer):
             for index in pieces(t_lo, min(t_lo + data.ubFormer, hi), xv.shape[:n_a]):
                 if data.ubFactorR >= data.colNum:
-                    yv[index] = rows_fn(xv[index], work).astype(dy, copy=False)
+                    yv[index] = self.rows_fn(xv[index], work).astype(yv.dtype, copy=False)
                 else:
-                    split_fn(xv[index], yv[index], work, data.ubFactorR)
-
-    return kernel
+                    self.split_fn(xv[index], yv[index], work, data.ubFactorR)
 
 
-softmax_kernel = row_softmax_kernel(_softmax_rows, _softmax_split)
+def row_softmax_kernel(rows_fn: RowsFn, split_fn: SplitFn, into: IntoFn | None = None) -> RowSoftmaxKernel:
+    """The kernel of a softmax-like op (see ``RowSoftmaxKernel``)."""
+    return RowSoftmaxKernel(rows_fn, split_fn, into)
+
+
+def _softmax_into(x: np.ndarray, y: np.ndarray) -> None:
+    """``_softmax_rows`` for float32 rows, in place in y: the same ufuncs on the same values."""
+    np.subtract(x, np.max(x, axis=-1, keepdims=True), out=y)
+    np.exp(y, out=y)
+    np.divide(y, np.sum(y, axis=-1, keepdims=True), out=y)
+
+
+softmax_kernel = row_softmax_kernel(_softmax_rows, _softmax_split, _softmax_into)
 
 
 SOFTMAX_V2 = OpImpl(

@@ -38,11 +38,11 @@ from emulator.opdev import (
     OP_OUTPUT,
     BinSpec,
     OpImpl,
+    RangeKernel,
     TilingContext,
     TilingResult,
     add_to_launcher_list_aicore,
     add_to_launcher_list_aicpu,
-    block_range,
     contiguous,
     create_executor,
     elementwise_tiling,
@@ -85,18 +85,33 @@ def work_dtype(src: np.dtype, dst: np.dtype, half_in_fp32: bool) -> np.dtype:
     return src
 
 
-def unary_kernel(compute: Compute[A], half_in_fp32: bool) -> Callable[[BlockContext[A], np.ndarray, np.ndarray], None]:
-    def kernel(ctx: BlockContext[A], x: np.ndarray, y: np.ndarray) -> None:
-        lo, hi = block_range(ctx.tiling, ctx.block_idx)
-        if lo >= hi:
-            return
+# into(x, ctx, out): write the result straight into ``out`` (the output's slice, already in the compute
+# dtype) and say so, or return False to leave it to ``compute``; only a result bit-identical to
+# ``compute``'s may be written (the same numpy ufunc on the same values)
+Into = Callable[[np.ndarray, BlockContext[A], np.ndarray], bool]
+# a merged run of blocks without ``into`` is computed in pieces of this many elements, so that the
+# temporaries ``compute`` makes stay as small as one block's were (a whole-array temporary costs a
+# page fault per 4 KiB on every launch)
+PIECE = 1 << 16
+
+
+def unary_kernel(compute: Compute[A], half_in_fp32: bool, into: Into[A] | None = None) -> RangeKernel:
+    """A range kernel (contiguous blocks run as one range, see ``RangeKernel``): each element's result
+    is the same whatever range computes it, so merging blocks is bit-identical."""
+
+    def body(ctx: BlockContext[A], lo: int, hi: int, x: np.ndarray, y: np.ndarray) -> None:
         dx, dy = ctx.attrs.x_dtype, ctx.attrs.y_dtype
         work = work_dtype(dx, dy, half_in_fp32)
+        src, dest = x.view(dx)[lo:hi], y.view(dy)[lo:hi]
         with np.errstate(all="ignore"):
-            result = compute(x.view(dx)[lo:hi].astype(work, copy=False), ctx)
-            y.view(dy)[lo:hi] = np.asarray(result).astype(dy, copy=False)
+            if into is not None and dx == work == dy and into(src, ctx, dest):
+                return
+            for p_lo in range(0, hi - lo, PIECE):
+                piece = slice(p_lo, min(p_lo + PIECE, hi - lo))  # within the range: debug views check slices
+                result = compute(src[piece].astype(work, copy=False), ctx)
+                dest[piece] = np.asarray(result).astype(dy, copy=False)
 
-    return kernel
+    return RangeKernel(body)
 
 
 def unary_tiling(temps: int, half_in_fp32: bool) -> Callable[[TilingContext], TilingResult]:
@@ -135,15 +150,17 @@ def unary_op(
     attrs: tuple[tuple[str, str], ...] = (),
     aicpu_attr_names: tuple[str, ...] = (),
     kernel_attrs: Callable[[KernelSignature], A] | None = None,
+    into: Into[A] | None = None,
 ) -> UnaryOp:
     """The AI Core op (one binary per AI Core dtype, output dtype = input dtype unless ``out_dtypes`` maps it)
     and the AI CPU op of one unary elementwise kernel; ``kernel_attrs`` builds the ``UnaryAttrs``
     (sub)class ``compute`` reads: an op with attributes passes its subclass's factory (the type checker
-    then holds the two to the same class), the others get ``UnaryAttrs.of``."""
+    then holds the two to the same class), the others get ``UnaryAttrs.of``; ``into`` is the in-place form
+    of ``compute`` where it has one (see ``Into``)."""
     factory: KernelAttrsFunc = kernel_attrs or UnaryAttrs.of
     out_map = out_dtypes or {}
     bins = tuple(BinSpec((NAMES[d],), (NAMES[out_map.get(d, d)],)) for d in aicore)
-    kernel = unary_kernel(compute, half_in_fp32)
+    kernel = unary_kernel(compute, half_in_fp32, into)
     tiling = unary_tiling(temps, half_in_fp32)
     names = tuple(name for name, _ in attrs)
     aicore_impl = OpImpl(op_type, kernel, tiling, bins=bins, attr_names=names, attrs=attrs, kernel_attrs=factory)

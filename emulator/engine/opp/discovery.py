@@ -20,13 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import structlog
-
 from emulator.config import Settings
 from emulator.engine.opp.jsonio import Refusal, refuse
 from emulator.engine.opp.vendors import parse_vendors_config
+from emulator.lazylog import lazy_logger
 
-log = structlog.get_logger(logger_name="emulator.engine.opp")
+log = lazy_logger(__name__, logger_name="emulator.engine.opp")
 
 IMPL_SUBDIR = Path("op_impl") / "ai_core" / "tbe"
 Family = Literal["custom", "vendor", "built-in"]

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from emulator.config_files import ConfigFileRefused, read_config_text
+from emulator.engine.opp import shipped
+from emulator.lazylog import lazy_logger
 from emulator.status import AclnnStatus
 
-log = structlog.get_logger(logger_name="emulator.engine.opp")
+log = lazy_logger(__name__, logger_name="emulator.engine.opp")
 
 LOAD_JSON_FAILED = int(AclnnStatus.ACLNN_ERR_INNER_LOAD_JSON_FAILED)
 MAX_PACKAGE_JSON_BYTES = 64 << 20  # the largest binary config of a real package is a few MiB
@@ -59,8 +59,9 @@ def read_package_text(path: Path, *, root: Path | None = None) -> str:
     symlink in a package cannot make it load a file from elsewhere on the machine.
     """
     if root is not None:
-        try:
-            inside = path.resolve().is_relative_to(root.resolve())
+        try:  # a shipped path resolves from its remembered identity (one stat; see shipped)
+            resolved = Path(shipped.resolved_path(path) or path.resolve())
+            inside = resolved.is_relative_to(shipped.resolved_path(root) or root.resolve())
         except (OSError, RuntimeError):
             inside = False
         if not inside:

@@ -12,7 +12,8 @@ Fidelity notes:
   the real ops-info loader would fail the whole load with 561108. A missing root gives ``status``
   561107 and no packages instead of an exception.
 - Binary-config and kernel-JSON files are read lazily, once per op / per bin, as in the real code;
-  refusals found then are appended to ``refused``.
+  refusals found then are appended to ``refused``. The checked result of a shipped file is kept for
+  the OS process (``shipped``); a refused one is read, and refused, again.
 - A candidate config name with a path separator (from a hostile ``opFile.value``) is refused rather
   than followed out of the config directory.
 """
@@ -26,8 +27,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import structlog
-
 from emulator.config import Settings
 from emulator.engine.opp import shipped
 from emulator.engine.opp.binconfig import BinaryConfig, candidate_config_names, read_binary_config, with_repo_folder
@@ -36,9 +35,10 @@ from emulator.engine.opp.jsonio import JsonRefused, Refusal, merge_patch, read_j
 from emulator.engine.opp.kernel_schema import kernel_json_problem
 from emulator.engine.opp.ops_info_schema import ops_info_problem
 from emulator.engine.opp.socdir import soc_directory
+from emulator.lazylog import lazy_logger
 from emulator.status import AclnnStatus
 
-log = structlog.get_logger(logger_name="emulator.engine.opp")
+log = lazy_logger(__name__, logger_name="emulator.engine.opp")
 
 OPS_LEGACY = "ops_legacy"
 LEGACY_MARK = "ops-info-legacy"
@@ -65,6 +65,7 @@ class OppPackages:
     _bin_configs: dict[str, BinaryConfigHit | None] = field(default_factory=dict, repr=False, compare=False)
     _kernel_jsons: dict[Path, dict[str, Any] | None] = field(default_factory=dict, repr=False, compare=False)
     _ops_folders: list[str] | None = field(default=None, repr=False, compare=False)
+    _kernel_dirs: dict[PackageRecord, Path] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @property
@@ -97,7 +98,8 @@ class OppPackages:
         """``<package kernel dir>/<jsonFilePath>``, or ``None`` (refused) when it leaves that dir."""
         path = package.kernel_dir / json_file_path
         try:
-            inside = path.resolve().is_relative_to(package.kernel_dir.resolve())
+            resolved = shipped.resolved_path(path) or path.resolve()  # a shipped file: one stat
+            inside = Path(resolved).is_relative_to(self._resolved_kernel_dir(package))
         except (OSError, ValueError, RuntimeError):
             inside = False
         if not inside:
@@ -113,8 +115,16 @@ class OppPackages:
             return None
         with self._lock:
             if path not in self._kernel_jsons:
-                self._kernel_jsons[path] = self._read_or_refuse(path)
+                self._kernel_jsons[path] = shipped.read_kept("kernel-json", path, partial(self._read_or_refuse, path))
             return self._kernel_jsons[path]
+
+    def _resolved_kernel_dir(self, package: PackageRecord) -> Path:
+        """The package's kernel dir, resolved once for this process (the package list is fixed at load)."""
+        found = self._kernel_dirs.get(package)
+        if found is None:
+            resolved = shipped.resolved_path(package.kernel_dir)  # shipped: one stat
+            found = self._kernel_dirs[package] = Path(resolved) if resolved else package.kernel_dir.resolve()
+        return found
 
     def _read_or_refuse(self, path: Path) -> dict[str, Any] | None:
         if not path.exists():
@@ -139,7 +149,9 @@ class OppPackages:
         builtin = self.builtin
         if builtin is None:
             return None
-        for folder in self._builtin_ops_folders(builtin):
+        if hit := self._try_dir(builtin, "", names):  # most ops: listing the sub-folders is not needed
+            return hit
+        for folder in self._builtin_ops_folders(builtin)[1:]:
             if hit := self._try_dir(builtin, folder, names):
                 return hit
         return None

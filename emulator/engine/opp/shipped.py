@@ -10,8 +10,16 @@ every other package (``ASCEND_OPP_PATH`` copies, custom and vendor packages) are
 test that damages a package file sees its damage.
 
 Only results that nothing mutates are kept: the merged ops-info (read through ``op_file``),
-binary configs (frozen records) and the kernel-key schema built from one (read only once built).
+binary configs (frozen records), the kernel-key schema built from one (read only once built) and
+the checked kernel JSON of a bin (read only: the core type, compile info and parameters).
 A refused file is never kept, so its refusal is logged each time.
+
+An identity costs one ``stat`` once the file's real path is known: resolving a path walks every
+component (a dozen ``lstat`` calls in Python), which was most of an op's first call in a process
+whose OS process had already parsed the package. The real path of a shipped file is remembered
+with the ``stat`` it was found with; a later ``stat`` of the same name that gives another device,
+inode, size or time resolves it again. The same device and inode is the same file, whatever
+links lead to it, so the remembered real path is still where its content lives.
 """
 
 from __future__ import annotations
@@ -23,31 +31,68 @@ from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from emulator.engine.opp.discovery import shipped_opp_path
-
 T = TypeVar("T")
 
 FileIdentity = tuple[str, int, int, int, int, int]
 
 _kept: dict[tuple[Any, ...], Any] = {}
+_identities: dict[str, FileIdentity] = {}  # a shipped file's name -> its identity when last resolved
 _lock = threading.Lock()
 
 
 @cache
 def _shipped_root() -> str:
+    # imported here: jsonio, which discovery imports, uses this module
+    from emulator.engine.opp.discovery import shipped_opp_path
+
     return str(shipped_opp_path()) + os.sep
 
 
 def identity(path: Path) -> FileIdentity | None:
     """The file's identity if it belongs to the shipped package, else None (never kept)."""
+    name = os.fspath(path)
     try:
-        resolved = os.path.realpath(path)
+        info = os.stat(name)
+    except OSError:
+        return None
+    known = _identities.get(name)
+    if (
+        known is not None
+        and known[0].startswith(_shipped_root())
+        and known[1:]
+        == (
+            info.st_dev,
+            info.st_ino,
+            info.st_size,
+            info.st_mtime_ns,
+            info.st_ctime_ns,
+        )
+    ):
+        return known
+    try:
+        resolved = os.path.realpath(name)
         if not resolved.startswith(_shipped_root()):
             return None
         info = os.stat(resolved)
     except OSError:
         return None
-    return (resolved, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    found = (resolved, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    with _lock:
+        _identities[name] = found
+    return found
+
+
+def resolved_path(path: Path) -> str | None:
+    """The real path of a shipped file from its remembered identity (one ``stat``); None for any other."""
+    found = identity(path)
+    return found[0] if found is not None else None
+
+
+def forget() -> None:
+    """Drop everything kept, as a new OS process starts: for tests and the first-call benchmark."""
+    with _lock:
+        _kept.clear()
+        _identities.clear()
 
 
 def key_of(kind: str, paths: Sequence[Path], extra: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:

@@ -14,9 +14,9 @@ Fidelity notes:
 
 from __future__ import annotations
 
-import structlog
+from emulator.lazylog import lazy_logger
 
-log = structlog.get_logger(logger_name="emulator.engine.opp")
+log = lazy_logger(__name__, logger_name="emulator.engine.opp")
 
 _EXACT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ascend910", ("Ascend910A", "Ascend910B", "Ascend910ProA", "Ascend910PremiumA", "Ascend910ProB")),
