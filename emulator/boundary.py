@@ -133,7 +133,7 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
                     args = ()
                 elif kwargs or count < required or count > most:
                     raise TypeError(f"{message}: takes {most} arguments ({required} required), got {count}")
-                for accepts, arg in zip(accept_each, args):
+                for accepts, arg in zip(accept_each, args, strict=False):  # defaulted ones may be left out
                     if not accepts(arg):
                         raise _argument_error(message, checks, args)
             if proc.faults.armed:
