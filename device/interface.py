@@ -57,7 +57,7 @@ class PageKind(Enum):
 
     @property
     def page_size(self) -> int:
-        return int(self.value)
+        return int(self._value_)  # not ``.value``: that is a descriptor lookup, and every malloc asks twice
 
 
 class AddressKind(Enum):

@@ -117,6 +117,7 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
         most = len(checks)
         message = parse_failed or f"{proto.c_name} args parse failed"
         c_name = proto.c_name
+        accept_each = tuple(accepts for _, _, accepts in checks)  # in C order, zipped with the arguments
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -131,12 +132,9 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
                     args = ()
                 elif kwargs or count < required or count > most:
                     raise TypeError(f"{message}: takes {most} arguments ({required} required), got {count}")
-                for i, param, accepts in checks:
-                    if i < count and not accepts(args[i]):
-                        raise TypeError(
-                            f"{message}: {param.name} ({param.ctype.spelling}) takes {param.ctype.python}, "
-                            f"not {type(args[i]).__name__}"
-                        )
+                for accepts, arg in zip(accept_each, args, strict=False):  # defaulted ones may be left out
+                    if not accepts(arg):
+                        raise _argument_error(message, checks, args)
             if proc.faults.armed:
                 # an injected failure: the call does nothing and fails the way a real failure does
                 fault = proc.faults.check(c_name)
@@ -155,6 +153,19 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _argument_error(
+    message: str, checks: list[tuple[int, Param, Callable[[object], bool]]], args: tuple[Any, ...]
+) -> TypeError:
+    """The first argument its C type refuses, named with that type (worked out only on failure)."""
+    for i, param, accepts in checks:
+        if i < len(args) and not accepts(args[i]):
+            return TypeError(
+                f"{message}: {param.name} ({param.ctype.spelling}) takes {param.ctype.python}, "
+                f"not {type(args[i]).__name__}"
+            )
+    raise AssertionError("an argument was refused")  # pragma: no cover - only called after a refusal
 
 
 def _failing(fault: StatusError) -> Callable[..., Any]:

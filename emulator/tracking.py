@@ -6,9 +6,11 @@ emulator's own packages (``emulator``, ``device``, ``kernels``) plus a few frame
 cut where the user's code was entered from a runner (pytest and pluggy, pytest-xdist, hypothesis,
 a thread's bootstrap, runpy): those frames are the same for every resource and only bury the lines
 that differ.
-Capturing it walks raw frames (no ``inspect``, no source lines), so registering costs about
-a microsecond. Released resources are remembered for a while with the site that released
-them, so a use-after-destroy can name both sites.
+Capturing it walks raw frames (no ``inspect``, no source lines) and keeps (code object,
+instruction offset) pairs, never a frame (which would keep the caller's locals alive); file names
+and line numbers are worked out only when a report reads the site. Released resources are
+remembered for a while with the site that released them, so a use-after-destroy can name both
+sites.
 """
 
 from __future__ import annotations
@@ -123,10 +125,25 @@ class Frame:
         return f"{self.file}:{self.line} in {self.func}"
 
 
+def line_of(code: CodeType, lasti: int) -> int:
+    """The source line of the instruction at byte offset ``lasti``: what ``frame.f_lineno`` says.
+
+    Worked out from the code object's line table only when a report reads the site, so a capture
+    stores the offset (one attribute read) instead of decoding the table for every frame.
+    """
+    if lasti < 0:
+        return code.co_firstlineno  # a frame that has not started yet
+    for start, end, line in code.co_lines():
+        if start <= lasti < end:
+            return line if line is not None else code.co_firstlineno
+    return code.co_firstlineno
+
+
 class Site:
     """Where a user call happened: the first frame outside the library and the frames above it.
 
-    It keeps raw (file, line, function) tuples; ``Frame`` objects are built only when a report
+    It keeps raw (code object, instruction offset) pairs — never the frames, which would keep the
+    caller's locals alive — and makes ``Frame`` objects (file, line, function) only when a report
     reads them, because most sites are never looked at.
     """
 
@@ -137,14 +154,17 @@ class Site:
 
     @property
     def stack(self) -> tuple[Frame, ...]:
-        return tuple(Frame(code.co_filename, line, code.co_name) for code, line in self._raw)
+        return tuple(Frame(code.co_filename, line_of(code, lasti), code.co_name) for code, lasti in self._raw)
 
     @property
     def top(self) -> Frame | None:
         return self.stack[0] if self._raw else None
 
     def __str__(self) -> str:
-        return f"{self._raw[0][0].co_filename}:{self._raw[0][1]}" if self._raw else "<unknown>"
+        if not self._raw:
+            return "<unknown>"
+        code, lasti = self._raw[0]
+        return f"{code.co_filename}:{line_of(code, lasti)}"
 
     def __repr__(self) -> str:
         return f"Site({self})"
@@ -153,20 +173,23 @@ class Site:
 # A memo of facts about code objects (True: library, False: user code, None: a runner's frames —
 # frozen ones such as runpy's, pytest's, a thread's bootstrap). Not process state: the same in
 # every emulated process, so it outlives fresh().
-_CODE_KIND: dict[CodeType, bool | None] = {}
+class _CodeKinds(dict[CodeType, bool | None]):
+    """The memo: a miss works the kind out once from the file name, a hit is one dict lookup."""
+
+    def __missing__(self, code: CodeType) -> bool | None:
+        name = code.co_filename
+        kind: bool | None
+        if name.startswith(LIBRARY_DIRS):
+            kind = True
+        elif name.startswith("<frozen") or name.startswith(RUNNER_PREFIXES):
+            kind = None
+        else:
+            kind = False
+        self[code] = kind
+        return kind
 
 
-def _kind(code: CodeType) -> bool | None:
-    name = code.co_filename
-    kind: bool | None
-    if name.startswith(LIBRARY_DIRS):
-        kind = True
-    elif name.startswith("<frozen") or name.startswith(RUNNER_PREFIXES):
-        kind = None
-    else:
-        kind = False
-    _CODE_KIND[code] = kind
-    return kind
+_CODE_KIND = _CodeKinds()
 
 
 # Set by the C SDK's bridge when its core starts: the site of the C call this thread is running, if
@@ -175,7 +198,7 @@ NATIVE_SITE: Callable[[], Site | None] | None = None
 
 
 def capture_site(skip: int = 1) -> Site:
-    """The caller's site: skip the library's frames, keep the next STACK_DEPTH (code, line) pairs.
+    """The caller's site: skip the library's frames, keep the next STACK_DEPTH (code, offset) pairs.
 
     When there is no Python frame above the library's, the call came from C (the SDK's
     libraries): the site is that C caller's, read from the C core, and the program's own code
@@ -185,8 +208,7 @@ def capture_site(skip: int = 1) -> Site:
     frame: FrameType | None = sys._getframe(skip)
     while frame is not None:
         code = frame.f_code
-        kind = kinds[code] if code in kinds else _kind(code)
-        if kind is not True:
+        if kinds[code] is not True:
             break
         frame = frame.f_back
     if frame is None and NATIVE_SITE is not None:
@@ -194,11 +216,13 @@ def capture_site(skip: int = 1) -> Site:
         if native is not None:
             return native
     raw: list[tuple[CodeType, int]] = []
-    while frame is not None and len(raw) < STACK_DEPTH:
+    while frame is not None:
         code = frame.f_code
-        if raw and (kinds[code] if code in kinds else _kind(code)) is not False:
+        if raw and kinds[code] is not False:
             break  # the runner (runpy, the CLI, pytest, a thread's bootstrap) is not part of the user's stack
-        raw.append((code, frame.f_lineno))
+        raw.append((code, frame.f_lasti))
+        if len(raw) == STACK_DEPTH:
+            break
         frame = frame.f_back
     return Site(tuple(raw))
 

@@ -167,7 +167,9 @@ class SimulatedNpu:
         with self.lock:
             alloc = self.heap.get(ptr)
             if alloc is not None:
-                self._settle(f"aclrtFree({ptr:#x})", ptr, alloc.info.alloc_size, Access.WRITE)
+                conflicts = self.scheduler.conflicts(ptr, alloc.info.alloc_size, Access.WRITE)
+                if conflicts:  # the operation's name is formatted only for a race report
+                    self._settle(f"aclrtFree({ptr:#x})", ptr, alloc.info.alloc_size, Access.WRITE)
             info = self.heap.release(ptr).info
         self._log.debug("device.free", addr=ptr, charged=info.charged)
         return info

@@ -69,7 +69,7 @@ def _read(values: object, count: int, api: str, what: str) -> tuple[int, ...] | 
             kind=ReportKind.BAD_ARGUMENT,
         )
         return None
-    return tuple(operator.index(v) for v in seq[:count])
+    return tuple(map(operator.index, seq[:count]))
 
 
 def _small_vector(dims: tuple[int, ...], api: str, what: str) -> tuple[int, ...]:

@@ -52,8 +52,11 @@ def _int_range(bits: int) -> Accept:
     lo, hi = -(1 << (bits - 1)), (1 << bits) - 1
 
     def accept(value: object) -> bool:
+        if type(value) is int:  # the common case, without the bool / numpy questions
+            return lo <= value <= hi
         return is_integer(value) and lo <= operator.index(value) <= hi
 
+    accept.int_range = (lo, hi)  # type: ignore[attr-defined]  # lets a sequence check a list of ints at C speed
     return accept
 
 
@@ -75,8 +78,13 @@ def _sequence_of(element: Accept, numpy_kinds: str) -> Accept:
             return True
         if isinstance(value, np.ndarray):
             return value.ndim == 1 and value.dtype.kind in numpy_kinds
-        return isinstance(value, list | tuple) and all(element(item) for item in value)
+        if not isinstance(value, list | tuple):
+            return False
+        if int_range is not None and value and set(map(type, value)) == {int}:
+            return int_range[0] <= min(value) and max(value) <= int_range[1]  # the same answer, without a call per item
+        return all(element(item) for item in value)
 
+    int_range: tuple[int, int] | None = getattr(element, "int_range", None)
     return accept
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from emulator import acl, process
 from emulator.leaks import CACHE_NAMES
-from emulator.tracking import CACHE_KINDS, Registry, ResourceKind, capture_site
+from emulator.tracking import CACHE_KINDS, Registry, ResourceKind, Site, capture_site
 
 THIS_FILE = __file__
 
@@ -96,3 +97,53 @@ def test_every_cache_kind_has_a_report_name() -> None:
     """The one cache list is the AI CPU tasks and spaces and the tiling-parse contexts; each has its report name."""
     assert {ResourceKind.TILING_PARSE, ResourceKind.AICPU_TASK_SPACE, ResourceKind.AICPU_TASK} == CACHE_KINDS
     assert set(CACHE_NAMES) == CACHE_KINDS
+
+
+def test_a_captured_site_keeps_no_frame_alive(emu: process.EmulatedProcess) -> None:
+    """A local of the allocating function dies when the function returns, though the site stays.
+
+    Sites hold code objects and instruction offsets, never frames: a frame would keep the caller's
+    locals (and their ``__del__``) alive for as long as the allocation is live.
+    """
+    assert acl.rt.set_device(0) == 0
+    died: list[str] = []
+
+    class Local:
+        def __del__(self) -> None:
+            died.append("local")
+
+    def allocate() -> int:
+        local = Local()
+        ptr, ret = acl.rt.malloc(64, 0)
+        assert ret == 0 and local is not None
+        return ptr
+
+    ptr = allocate()
+    assert died == ["local"]  # collected at once, by reference counting: nothing holds the frame
+    res = emu.registry.get(ResourceKind.DEVICE_MEMORY, ptr)
+    assert res is not None and res.site.top is not None and res.site.top.func == "allocate"
+    assert acl.rt.free(ptr) == 0
+
+
+def test_site_lines_are_the_frame_lines_of_every_captured_frame() -> None:
+    """The lines worked out later from the stored offsets are what ``f_lineno`` said at capture."""
+
+    def inner() -> tuple[Site, list[int]]:
+        site, line = capture_site(1), sys._getframe(0).f_lineno  # one line: the same offset's line
+        frame, lines = sys._getframe(0), [line]
+        while frame.f_back is not None and len(lines) < 4:
+            frame = frame.f_back
+            lines.append(frame.f_lineno)
+        return site, lines
+
+    def middle() -> tuple[Site, list[int]]:
+        return inner()
+
+    site, lines = middle()
+    assert [f.func for f in site.stack[:3]] == [
+        "inner",
+        "middle",
+        "test_site_lines_are_the_frame_lines_of_every_captured_frame",
+    ]
+    assert [f.line for f in site.stack[:3]] == lines[:3]
+    assert str(site) == f"{THIS_FILE}:{lines[0]}"

@@ -33,12 +33,12 @@ KIND_DIRECTION = {0: Direction.H2H, 1: Direction.H2D, 2: Direction.D2H, 3: Direc
 # -- allocation ---------------------------------------------------------------------------------
 def allocate(size: int, policy: int, *, padded: bool, tag: str = "user") -> tuple[int, int]:
     """The aclrtMalloc family's size checks and allocation; acldvppMalloc shares them with its own tag."""
-    """The aclrtMalloc family's checks and allocation (acldvppMalloc uses it too, with its own tag)."""
     if size == 0:
         raise AclInvalidValue("aclMallocMemInner", 0, "size", "must be greater than 0")
-    if size + 32 + process.current().runtime.soc.padding_size > SIZE_MAX or size < 0:
+    runtime = process.current().runtime
+    if size + 32 + runtime.soc.padding_size > SIZE_MAX or size < 0:
         raise AclInvalidValue("aclMallocMemInner", size, "size", "the padded size must not overflow size_t")
-    return process.current().runtime.malloc(size, policy, padded=padded, tag=tag), OK
+    return runtime.malloc(size, policy, padded=padded, tag=tag), OK
 
 
 @acl_api("aclrtMalloc")
