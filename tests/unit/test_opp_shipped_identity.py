@@ -145,3 +145,18 @@ def test_forget_drops_every_kept_result(root: Path) -> None:
     shipped.forget()
     shipped.read_kept("test", path, read)
     assert len(reads) == 2
+
+
+def test_a_custom_package_linking_to_a_kept_shipped_config_is_still_refused(root: Path, tmp_path: Path) -> None:
+    """The kept parse is keyed on the package root: the shipped read does not vouch for another package."""
+    config = write(root / "built-in" / "op_impl" / "ai_core" / "tbe" / "config" / "ascend910b" / "add.json",
+                   {"binList": []})  # fmt: skip
+    shipped_root = root / "built-in" / "op_impl" / "ai_core" / "tbe"
+    assert loader.read_config_kept(config, shipped_root).bin_list == []  # kept now
+    custom = tmp_path / "vendors" / "custom" / "op_impl" / "ai_core" / "tbe"
+    link = custom / "config" / "ascend910b" / "add.json"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(config)
+    with pytest.raises(jsonio.JsonRefused, match="resolves outside its package"):
+        loader.read_config_kept(link, custom)
+    assert loader.read_config_kept(config, shipped_root).bin_list == []  # the shipped read is unaffected

@@ -172,9 +172,7 @@ class OppPackages:
             if not path.exists():
                 continue
             try:
-                config = shipped.read_kept(
-                    "binary-config", path, partial(read_binary_config, path, root=package.impl_dir)
-                )
+                config = read_config_kept(path, package.impl_dir)
             except JsonRefused as exc:
                 refuse(self.refused, exc.path, exc.reason)
                 continue
@@ -192,6 +190,16 @@ class OppPackages:
             legacy = [OPS_LEGACY] if OPS_LEGACY in found else []
             self._ops_folders = ["", *(name for name in found if name != OPS_LEGACY), *legacy]
         return self._ops_folders
+
+
+def read_config_kept(path: Path, root: Path) -> BinaryConfig:
+    """One binary config, parsed once per OS process for each package root it is read under.
+
+    The root is in the key because the "resolves outside its package" check depends on it: a custom
+    package whose config is a link into the shipped package must be refused even after the shipped
+    package's own read of the same file was kept.
+    """
+    return shipped.read_kept("binary-config", path, partial(read_binary_config, path, root=root), (str(root),))
 
 
 def _json_files(directory: Path) -> list[Path]:
@@ -217,7 +225,9 @@ def merge_ops_info(packages: list[PackageRecord], refused: list[Refusal]) -> dic
     only read it.
     """
     files = [(path, package.impl_dir) for package in packages for path in ops_info_files(package)]
-    key = shipped.key_of("ops-info", [path for path, _ in files])
+    # the roots are part of the key: a file reached through another package (a link into the shipped
+    # one) is checked against that package's root, not served from the shipped package's parse
+    key = shipped.key_of("ops-info", [path for path, _ in files], tuple(str(root) for _, root in files))
     if (found := shipped.kept(key)) is not None:
         return found
     refusals_before = len(refused)
