@@ -109,7 +109,7 @@ class AscendNpu:
             raise exc
 
     # -- memory -----------------------------------------------------------------------------
-    def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> DevicePtr:
+    def allocate(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> AllocationInfo:
         alloc = self._acl.rt.malloc if padded else self._acl.rt.malloc_align32
         raw, ret = alloc(size, policy)
         self._check(ret)
@@ -117,8 +117,11 @@ class AscendNpu:
         alloc_size = memory_rules.alloc_size(size, policy, padded=padded, soc_padding=self.soc.padding_size)
         kind = memory_rules.page_preference(alloc_size, policy)[0]
         charged = memory_rules.charge(alloc_size, kind)
-        self._allocations[ptr] = AllocationInfo(ptr, size, alloc_size, charged, kind, policy, tag)
-        return ptr
+        info = self._allocations[ptr] = AllocationInfo(ptr, size, alloc_size, charged, kind, policy, tag)
+        return info
+
+    def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> DevicePtr:
+        return self.allocate(size, policy, padded=padded, tag=tag).addr
 
     def free(self, ptr: DevicePtr) -> AllocationInfo:
         self._check(self._acl.rt.free(ptr))

@@ -14,6 +14,8 @@ module to get them (the real aclrtMalloc / aclrtMallocHost rules):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .interface import MemPolicy, PageKind
 
 SIZE_ALIGN = 32  # aclrtMalloc and aclrtMallocHost round sizes up to this
@@ -73,3 +75,35 @@ def charge(alloc_size: int, kind: PageKind) -> int:
 def pinned_size(size: int) -> int:
     """The bytes aclrtMallocHost reserves for ``size``: rounded to 32, never padded."""
     return rounded_size(size, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyRule:
+    """What the driver decides from a policy's low byte, worked out once per value instead of per call.
+
+    An allocator that applies the rules on every aclrtMalloc reads one of these: whether the
+    policy needs 1 GiB pages (and so gets no pad), and the (page kind, page size) pairs it tries,
+    best first, for a rounded size up to ``HUGE_FIRST_THRESHOLD`` (``small``) and above it
+    (``large``). They are built from ``is_giant`` and ``page_preference`` themselves, so the two
+    ways of asking can never disagree.
+    """
+
+    giant: bool
+    small: tuple[tuple[PageKind, int], ...]
+    large: tuple[tuple[PageKind, int], ...]
+
+
+def _rule(policy: int) -> PolicyRule:
+    def tries(alloc_size: int) -> tuple[tuple[PageKind, int], ...]:
+        return tuple((kind, kind.page_size) for kind in page_preference(alloc_size, policy))
+
+    return PolicyRule(is_giant(policy), tries(HUGE_FIRST_THRESHOLD), tries(HUGE_FIRST_THRESHOLD + 1))
+
+
+POLICY_RULES: dict[int, PolicyRule] = {int(base): _rule(base) for base in MemPolicy}
+OTHER_POLICY_RULE = _rule(0xFF)  # a low byte that is no aclrtMemMallocPolicy: the driver's default branch
+
+
+def policy_rule(policy: int) -> PolicyRule:
+    """The rule of a policy argument (its high bits are type / access hints and change nothing here)."""
+    return POLICY_RULES.get(policy & 0xFF, OTHER_POLICY_RULE)

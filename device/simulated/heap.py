@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import memory_rules
+from ..memory_rules import HUGE_FIRST_THRESHOLD, SIZE_ALIGN
 from ..errors import FeatureNotSupported, HostBudgetExceeded, InvalidAddress, OutOfMemory
 from ..host_budget import HostBudget, format_bytes
 from ..interface import AllocationInfo, DevicePtr, MemInfo, PageKind
@@ -46,6 +47,7 @@ __all__ = ["MAPPING_TAG", "POISON", "Allocation", "Heap"]
 DEVICE_BASE = 0x12C0_0000_0000  # far from any real host mapping on x86-64 / aarch64 Linux
 DEVICE_SPAN = 1 << 40  # each device gets its own terabyte of address space
 FREED_REMEMBERED = 256
+STALE_SLACK = 64  # stale starts kept before a compaction is considered (see Heap._forget_start)
 MAPPING_TAG = "vmm range"  # an entry of the live table that is a reserved virtual range (not an aclrtMalloc)
 
 
@@ -95,47 +97,57 @@ class Heap:
         self._next = DEVICE_BASE + device_id * DEVICE_SPAN
         self._limit = self._next + DEVICE_SPAN
         self._live: dict[int, Allocation] = {}
-        self._starts: list[int] = []  # sorted live start addresses, for interior lookups
+        # sorted start addresses, for interior lookups: every live one, and up to about as many
+        # stale ones of freed allocations (see _forget_start)
+        self._starts: list[int] = []
+        self._stale = 0
         self._freed: deque[AllocationInfo] = deque(maxlen=FREED_REMEMBERED)
         self._lock = threading.RLock()  # leaf: guards the tables above and used / peak, never held across a call out
 
     # -- allocation -------------------------------------------------------------------------
     def allocate(self, size: int, policy: int, *, padded: bool, tag: str) -> Allocation:
+        """memory_rules' sizing, page choice and charge, applied in one pass (this runs on every aclrtMalloc).
+
+        The same steps as ``alloc_size`` → ``page_preference`` → ``charge`` (tests/unit/test_heap_model.py
+        holds it to them), read from the policy's precomputed ``PolicyRule``.
+        """
+        rule = memory_rules.POLICY_RULES.get(policy & 0xFF, memory_rules.OTHER_POLICY_RULE)
+        if rule.giant:
+            if not self.huge1g:
+                raise FeatureNotSupported(
+                    "1 GiB pages are not supported on this SoC", policy=policy, feature="HUGE1G pages"
+                )
+            pad = 0
+        else:
+            pad = self.padding if padded else 0
+        alloc_size = (size + SIZE_ALIGN - 1) // SIZE_ALIGN * SIZE_ALIGN + pad
+        tries = rule.large if alloc_size > HUGE_FIRST_THRESHOLD else rule.small
         with self._lock:
-            return self._allocate(size, policy, padded=padded, tag=tag)
-
-    def _allocate(self, size: int, policy: int, *, padded: bool, tag: str) -> Allocation:
-        if memory_rules.is_giant(policy) and not self.huge1g:
-            raise FeatureNotSupported(
-                "1 GiB pages are not supported on this SoC", policy=policy, feature="HUGE1G pages"
-            )
-        alloc_size = memory_rules.alloc_size(size, policy, padded=padded, soc_padding=self.padding)
-        kind = self._choose_pages(alloc_size, policy)
-        if kind is None:
-            raise OutOfMemory(
-                "Failed to allocate memory requested by APP module.",
-                requested=size,
-                alloc_size=alloc_size,
-                used=self.used,
-                capacity=self.capacity,
-                hbm_limit=self.limit,
-            )
-        charged = memory_rules.charge(alloc_size, kind)
-        addr = self._take_address(charged, kind.page_size)
-        alloc = Allocation(AllocationInfo(addr, size, alloc_size, charged, kind, policy, tag))
-        self._live[addr] = alloc
-        self._starts.append(addr)  # addresses only grow, so the list stays sorted
-        self.used += charged
-        self.peak = max(self.peak, self.used)
+            free = self.capacity - self.used
+            for kind, page in tries:  # the first page kind of the policy's preference whose whole pages fit
+                charged = (alloc_size + page - 1) // page * page
+                if charged <= free:
+                    break
+            else:
+                raise OutOfMemory(
+                    "Failed to allocate memory requested by APP module.",
+                    requested=size,
+                    alloc_size=alloc_size,
+                    used=self.used,
+                    capacity=self.capacity,
+                    hbm_limit=self.limit,
+                )
+            addr = DevicePtr((self._next + page - 1) // page * page)
+            self._next = addr + charged
+            if self._next > self._limit:  # never in practice: a terabyte of address space per device
+                raise OutOfMemory("device address space exhausted", charged=charged)
+            alloc = Allocation(AllocationInfo(addr, size, alloc_size, charged, kind, policy, tag))
+            self._live[addr] = alloc
+            self._starts.append(addr)  # addresses only grow, so the list stays sorted
+            used = self.used = self.used + charged
+            if used > self.peak:
+                self.peak = used
         return alloc
-
-    def _choose_pages(self, alloc_size: int, policy: int) -> PageKind | None:
-        """The first page kind of the policy's preference whose whole pages still fit."""
-        free = self.capacity - self.used
-        for kind in memory_rules.page_preference(alloc_size, policy):
-            if memory_rules.charge(alloc_size, kind) <= free:
-                return kind
-        return None
 
     def _take_address(self, charged: int, align: int) -> DevicePtr:
         addr = (self._next + align - 1) // align * align
@@ -147,22 +159,37 @@ class Heap:
     def release(self, addr: int) -> Allocation:
         with self._lock:
             alloc = self._live.get(addr)
-            if alloc is not None and alloc.info.tag == MAPPING_TAG:
+            if alloc is None:
+                raise InvalidAddress(self.describe_bad_address(addr, 0, "free"), addr=addr)
+            info = alloc.info
+            if info.tag == MAPPING_TAG:
                 raise InvalidAddress(
                     f"free at {addr:#x}: the address is a reserved virtual range (aclrtUnmapMem, "
                     "aclrtReleaseMemAddress), not an aclrtMalloc allocation",
                     addr=addr,
                 )
-            alloc = self._live.pop(addr, None)
-            if alloc is None:
-                raise InvalidAddress(self.describe_bad_address(addr, 0, "free"), addr=addr)
-            del self._starts[bisect.bisect_left(self._starts, addr)]
-            self.used -= alloc.info.charged
-            self._freed.append(alloc.info)
+            del self._live[addr]
+            self._forget_start()
+            self.used -= info.charged
+            self._freed.append(info)
         if alloc.buffer is not None:
             self.budget.refund(alloc.buffer.charged)
             alloc.buffer = None  # the mapping goes with the last view of it
         return alloc
+
+    def _forget_start(self) -> None:
+        """A start left ``_live``: it stays in ``_starts`` until stale starts outnumber the live ones.
+
+        Deleting from the middle of the sorted list moved every later start (O(live) per free);
+        a stale start is harmless to the lookups, because no two ranges of the address space
+        ever overlap: an address inside a live allocation finds that allocation's start, or a
+        stale one inside it — which cannot exist. The compaction makes a free O(1) amortised.
+        """
+        self._stale += 1
+        if self._stale > STALE_SLACK and self._stale > len(self._live):
+            live = self._live
+            self._starts = [start for start in self._starts if start in live]
+            self._stale = 0
 
     # -- virtual memory (device/simulated/vmm.py keeps the rules) ------------------------------
     def reserve_addresses(self, size: int, align: int) -> DevicePtr:
@@ -191,7 +218,7 @@ class Heap:
     def remove_mapping(self, addr: int) -> Allocation:
         with self._lock:
             alloc = self._live.pop(addr)
-            del self._starts[bisect.bisect_left(self._starts, addr)]
+            self._forget_start()
         if alloc.buffer is not None:
             self.budget.refund(alloc.buffer.charged)
             alloc.buffer = None
@@ -211,8 +238,8 @@ class Heap:
             i = bisect.bisect_right(self._starts, addr) - 1
             if i < 0:
                 return None
-            alloc = self._live[self._starts[i]]
-        if addr + max(nbytes, 1) > alloc.end:
+            alloc = self._live.get(self._starts[i])  # a stale start: addr is in no live allocation
+        if alloc is None or addr + max(nbytes, 1) > alloc.end:
             return None
         if alloc.mapped is not None and not alloc.mapped(addr - alloc.addr, max(nbytes, 1)):
             return None  # inside a reserved range, but not (wholly) mapped
@@ -387,14 +414,18 @@ class Heap:
         i = bisect.bisect_right(self._starts, addr) - 1
         if i < 0:
             return None
-        alloc = self._live[self._starts[i]]
-        return alloc if alloc.mapped is not None and addr < alloc.end else None
+        alloc = self._live.get(self._starts[i])
+        return alloc if alloc is not None and alloc.mapped is not None and addr < alloc.end else None
 
     def _nearest(self, addr: int) -> Allocation | None:
-        if not self._starts:
+        """The live allocation (or mapping) closest to ``addr``: the one before it or the one after it."""
+        starts, live = self._starts, self._live
+        i = bisect.bisect_right(starts, addr)
+        before = next((live[s] for s in reversed(starts[:i]) if s in live), None)  # stale starts are skipped
+        after = next((live[s] for s in starts[i:] if s in live), None)
+        candidates = [a for a in (before, after) if a is not None]
+        if not candidates:
             return None
-        i = bisect.bisect_right(self._starts, addr)
-        candidates = [self._live[self._starts[j]] for j in (i - 1, i) if 0 <= j < len(self._starts)]
         return min(candidates, key=lambda a: min(abs(addr - a.addr), abs(addr - a.end)))
 
     # -- accounting -------------------------------------------------------------------------

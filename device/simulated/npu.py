@@ -157,18 +157,21 @@ class SimulatedNpu:
         self.scheduler.eager = value
 
     # -- memory -----------------------------------------------------------------------------
-    def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> DevicePtr:
+    def allocate(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> AllocationInfo:
         with self.lock:
-            alloc = self.heap.allocate(size, policy, padded=padded, tag=tag)
-        self._log.debug("device.malloc", addr=alloc.addr, size=size, charged=alloc.info.charged, tag=tag)
-        return DevicePtr(alloc.addr)
+            info = self.heap.allocate(size, policy, padded=padded, tag=tag).info
+        self._log.debug("device.malloc", addr=info.addr, size=size, charged=info.charged, tag=tag)
+        return info
+
+    def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> DevicePtr:
+        return self.allocate(size, policy, padded=padded, tag=tag).addr
 
     def free(self, ptr: DevicePtr) -> AllocationInfo:
         with self.lock:
-            alloc = self.heap.get(ptr)
-            if alloc is not None:
-                conflicts = self.scheduler.conflicts(ptr, alloc.info.alloc_size, Access.WRITE)
-                if conflicts:  # the operation's name is formatted only for a race report
+            scheduler = self.scheduler
+            if scheduler.busy:  # queued work may still use the memory: it runs first, and a race is reported
+                alloc = self.heap.get(ptr)
+                if alloc is not None and scheduler.conflicts(ptr, alloc.info.alloc_size, Access.WRITE):
                     self._settle(f"aclrtFree({ptr:#x})", ptr, alloc.info.alloc_size, Access.WRITE)
             info = self.heap.release(ptr).info
         self._log.debug("device.free", addr=ptr, charged=info.charged)

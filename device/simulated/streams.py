@@ -99,6 +99,10 @@ class Event:
     timestamp_us: float | None = None
 
 
+def _sid(st: Stream) -> int:
+    return st.sid
+
+
 class Scheduler:
     """Owns every stream and event of one device and decides when their tasks run."""
 
@@ -109,6 +113,9 @@ class Scheduler:
         self.max_streams = max_streams
         self.max_events = max_events
         self._streams: dict[StreamId, Stream] = {}
+        # the streams whose queue is not empty (kept by submit, _retire and destroy_stream), so that
+        # a host operation's race check visits only them, and none when nothing is queued
+        self.busy: dict[StreamId, Stream] = {}
         self._events: dict[EventId, Event] = {}
         self._seq = 0
         base = (device_id + 1) << 32
@@ -145,6 +152,7 @@ class Scheduler:
             self.drain(st, None)
         st.destroyed = True
         del self._streams[sid]
+        self.busy.pop(sid, None)
 
     def streams(self) -> list[StreamId]:
         return list(self._streams)
@@ -186,6 +194,7 @@ class Scheduler:
             st.capture.entries.append(replay)
             return task
         st.pending.append(task)
+        self.busy[sid] = st
         if self.eager:
             self.drain(st, task.seq)
         return task
@@ -221,6 +230,8 @@ class Scheduler:
         """The task has ended (run, failed or interrupted): it leaves the queue and the clock moves on."""
         if st.pending and st.pending[0] is task:
             st.pending.popleft()
+            if not st.pending:
+                self.busy.pop(st.sid, None)
         st.clock_us = start + task.duration_us
         st.done_seq = task.seq
         for listener in self.task_listeners:
@@ -265,9 +276,13 @@ class Scheduler:
 
     def conflicts(self, addr: int, nbytes: int, access: Access) -> list[Task]:
         """Queued tasks whose buffers overlap [addr, addr+nbytes) in a way that races ``access``."""
+        busy = self.busy
+        if not busy:  # the common case of every aclrtFree: nothing is queued anywhere
+            return []
         found: list[Task] = []
         end = addr + nbytes
-        for st in self._streams.values():
+        # in stream creation order (a stream's id grows with it), as the report lists them
+        for st in busy.values() if len(busy) == 1 else sorted(busy.values(), key=_sid):
             for task in st.pending:
                 if not st.runnable(task):
                     break  # held behind a blocking host callback: it cannot start until the callback returns

@@ -395,16 +395,24 @@ class Runtime:
 
     # -- memory -----------------------------------------------------------------------------
     def malloc(self, size: int, policy: int, *, padded: bool = True, tag: str = "user") -> int:
+        """The device's allocation, in the tables and (with tracking) the registry with its site.
+
+        On every aclrtMalloc, so written out: the current context read as ``current_context``
+        reads it (that call only when there is none yet or it died), one call into the device.
+        """
         with self.lock:
-            ctx = self.current_context()
-            device = self.device_of(ctx)
-            ptr = device.malloc(size, policy, padded=padded, tag=tag)
-            self._device_memory[ptr] = ctx.device_id
-            info = device.allocation(ptr)
-            charged = info.charged if info is not None else size
-            self.registry.add(
-                ResourceKind.DEVICE_MEMORY, ptr, size=size, device=ctx.device_id, tag=tag, charged=charged
-            )
+            ctx = self.thread.context
+            if ctx is None or not ctx.alive:
+                ctx = self.current_context()
+            device_id = ctx.device_id
+            info = self._slots[device_id].device.allocate(size, policy, padded=padded, tag=tag)
+            ptr = info.addr
+            self._device_memory[ptr] = device_id
+            registry = self.registry
+            if registry.enabled:
+                registry.add(
+                    ResourceKind.DEVICE_MEMORY, ptr, size=size, device=device_id, tag=tag, charged=info.charged
+                )
             return ptr
 
     def free(self, ptr: int) -> AllocationInfo:
@@ -414,7 +422,9 @@ class Runtime:
                 self._raise_bad_free(ptr)
             info = self._slots[device_id].device.free(DevicePtr(ptr))
             del self._device_memory[ptr]
-            self.registry.remove(ResourceKind.DEVICE_MEMORY, ptr)
+            registry = self.registry
+            if registry.enabled:
+                registry.remove(ResourceKind.DEVICE_MEMORY, ptr)
             return info
 
     def _raise_bad_free(self, ptr: int) -> NoReturn:
