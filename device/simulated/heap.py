@@ -36,10 +36,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import memory_rules
-from ..memory_rules import HUGE_FIRST_THRESHOLD, SIZE_ALIGN
 from ..errors import FeatureNotSupported, HostBudgetExceeded, InvalidAddress, OutOfMemory
 from ..host_budget import HostBudget, format_bytes
 from ..interface import AllocationInfo, DevicePtr, MemInfo, PageKind
+from ..memory_rules import HUGE_FIRST_THRESHOLD, SIZE_ALIGN
 from .backing import POISON, Backing
 from .written import WrittenBytes
 
@@ -124,7 +124,8 @@ class Heap:
         tries = rule.large if alloc_size > HUGE_FIRST_THRESHOLD else rule.small
         with self._lock:
             free = self.capacity - self.used
-            for kind, page in tries:  # the first page kind of the policy's preference whose whole pages fit
+            # the first page kind of the policy's preference whose whole pages fit (kind and page outlive the loop)
+            for kind, page in tries:  # noqa: B007
                 charged = (alloc_size + page - 1) // page * page
                 if charged <= free:
                     break
