@@ -115,6 +115,22 @@ def test_every_backend_reports_the_runtime_sizing(
     assert device.allocation(ptr) is None
 
 
+@pytest.mark.parametrize(
+    ("size", "policy", "padded"), [(100, 0, True), (MiB, 0, True), (64, MemPolicy.NORMAL_ONLY, False)]
+)
+def test_allocate_answers_with_the_record_allocation_keeps(
+    device: Device, size: int, policy: int, padded: bool
+) -> None:
+    """The runtime's one call per aclrtMalloc: allocate gives the AllocationInfo that allocation() then reports."""
+    info = device.allocate(size, policy, padded=padded, tag="probe")
+    assert device.allocation(info.addr) == info
+    assert (info.size, info.policy, info.tag) == (size, policy, "probe")
+    other = device.malloc(size, policy, padded=padded, tag="probe")  # malloc: the same call, the address only
+    assert device.allocation(other) == info._replace(addr=other)
+    assert device.free(info.addr) == info
+    device.free(other)
+
+
 def test_free_host_returns_the_reserved_size(device: Device) -> None:
     """Pinned memory is reserved in 32-byte steps; free_host says how much came back."""
     ptr = device.malloc_host(100)
