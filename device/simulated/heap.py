@@ -316,7 +316,8 @@ class Heap:
     @property
     def host_bytes(self) -> int:
         """Host RAM the touched chunks of the live allocations cost."""
-        return sum(a.buffer.charged for a in self._live.values() if a.buffer is not None)
+        with self._lock:  # an allocation on another thread changes the table (it takes only this lock)
+            return sum(a.buffer.charged for a in self._live.values() if a.buffer is not None)
 
     # -- written state (initcheck) ----------------------------------------------------------
     def _span(self, addr: int, nbytes: int) -> tuple[Allocation, int] | None:
