@@ -124,7 +124,11 @@ def test_broken_text_is_never_accepted_when_the_walk_refuses_it(data: st.DataObj
     [
         (("binList", 0, "inputs", 0, "dtype"), 5, "binList[0].inputs[0].dtype is a number, not a string"),
         (("binList", 1, "outputs", 0, "index"), True, "binList[1].outputs[0].index is a boolean, not an integer"),
-        (("binList", 0, "inputs", 3, 1, "shape", 1), "4", "binList[0].inputs[3][1].shape[1] is a string, not an integer"),
+        (
+            ("binList", 0, "inputs", 3, 1, "shape", 1),
+            "4",
+            "binList[0].inputs[3][1].shape[1] is a string, not an integer",
+        ),
         (("binList", 0, "simplifiedKey", 1), 2, "binList[0].simplifiedKey[1] is a number, not a string"),
         (("binList", 0, "attrs", 1), [], "binList[0].attrs[1] is an array, not an object"),
         (("binList", 1, "binInfo"), "x", "binList[1].binInfo is a string, not an object"),
