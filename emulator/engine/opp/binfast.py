@@ -30,10 +30,10 @@ WHOLE_TEXT_LIMIT = 1 << 20  # a shipped config is a few KiB; the biggest real on
 
 _DECODER = json.JSONDecoder(parse_constant=reject_constant)  # json.loads's decoder with NaN refused
 _NONE = type(None)
-_STR = frozenset({str, _NONE})
-_INT = frozenset({int, _NONE})  # JSON gives exact ints; a boolean's type is bool, so it is refused
-_LIST = frozenset({list, _NONE})
-_OBJECT = frozenset({dict, _NONE})
+_STR: frozenset[type] = frozenset({str, _NONE})
+_INT: frozenset[type] = frozenset({int, _NONE})  # JSON gives exact ints; a boolean's type is bool: refused
+_LIST: frozenset[type] = frozenset({list, _NONE})
+_OBJECT: frozenset[type] = frozenset({dict, _NONE})
 _allowed = frozenset.__contains__
 
 # the fields read, in the order of the records' fields, and the types each may have (None: absent)
@@ -87,8 +87,13 @@ def _slots(values: list[Any] | None) -> list[TensorSlot]:
     return slots
 
 
+def _attr(value: Any) -> BinAttr:
+    name, dtype = _fields(value, _ATTR_FIELDS, _ATTR_TYPES)
+    return BinAttr(name, dtype, value.get("value"))
+
+
 def _attrs(values: list[Any] | None) -> list[BinAttr]:
-    return [BinAttr(*_fields(value, _ATTR_FIELDS, _ATTR_TYPES), value.get("value")) for value in values or ()]
+    return [_attr(value) for value in values or ()]
 
 
 def _entry(value: Any) -> BinEntry:
