@@ -13,9 +13,8 @@ records from them (``tests/unit/test_binconfig_fast.py`` checks both with corrup
 
 Only a file of at most ``WHOLE_TEXT_LIMIT`` characters is decoded whole: the tree of a whole
 decode is several times the text, which is what the walk exists to avoid for files of tens of MiB.
-Records are not shared between entries here (the walk shares equal tensors and names to bound the
-memory of a big file; for a small one the sharing costs more than it saves) — they are frozen and
-compare equal either way.
+Equal tensor descriptions share one record, as the walk's do (names are not interned: for a
+file this small that costs more than it saves); records are frozen and compare equal either way.
 """
 
 from __future__ import annotations
@@ -65,23 +64,32 @@ def _all_of(values: list[Any] | None, kind: type) -> bool:
     return values is None or tuple(map(type, values)).count(kind) == len(values)
 
 
-def _tensor(value: Any) -> BinTensor:
+def _tensor(value: Any, shared: dict[tuple[Any, ...], BinTensor]) -> BinTensor:
+    """A checked tensor; equal descriptions share one record (as the walk's do: a file repeats them)."""
     fields = _fields(value, _TENSOR_FIELDS, _TENSOR_TYPES)
-    if not _all_of(fields[5], int):
+    shape = fields[5]
+    if shape is None:
+        key = fields
+    elif _all_of(shape, int):
+        key = (*fields[:5], tuple(shape), *fields[6:])
+    else:
         raise _Walk
-    return BinTensor(*fields)
+    found = shared.get(key)
+    if found is None:
+        found = shared[key] = BinTensor(*fields)
+    return found
 
 
-def _slots(values: list[Any] | None) -> list[TensorSlot]:
+def _slots(values: list[Any] | None, shared: dict[tuple[Any, ...], BinTensor]) -> list[TensorSlot]:
     slots: list[TensorSlot] = []
     for value in values or ():
         kind = type(value)
         if value is None:
             slots.append(None)
         elif kind is dict:
-            slots.append(None if value.get("type") == "null" else _tensor(value))
+            slots.append(None if value.get("type") == "null" else _tensor(value, shared))
         elif kind is list:
-            slots.append([_tensor(item) for item in value])
+            slots.append([_tensor(item, shared) for item in value])
         else:
             raise _Walk
     return slots
@@ -96,7 +104,7 @@ def _attrs(values: list[Any] | None) -> list[BinAttr]:
     return [_attr(value) for value in values or ()]
 
 
-def _entry(value: Any) -> BinEntry:
+def _entry(value: Any, shared: dict[tuple[Any, ...], BinTensor]) -> BinEntry:
     info, inputs, outputs, attrs, impl, static, key_mode, key, optional, dynamic, mode = _fields(
         value, _ENTRY_FIELDS, _ENTRY_TYPES
     )
@@ -105,8 +113,8 @@ def _entry(value: Any) -> BinEntry:
         raise _Walk
     return BinEntry(
         BinInfo(path),
-        _slots(inputs),
-        _slots(outputs),
+        _slots(inputs, shared),
+        _slots(outputs, shared),
         _attrs(attrs),
         value.get("deterministic"),
         impl,
@@ -129,6 +137,7 @@ def whole_bin_list(text: str) -> list[BinEntry] | None:
         entries = document["binList"] if type(document) is dict else None
         if type(entries) is not list:
             return None
-        return [_entry(value) for value in entries]
+        shared: dict[tuple[Any, ...], BinTensor] = {}
+        return [_entry(value, shared) for value in entries]
     except (ValueError, RecursionError, KeyError, _Walk):
         return None
