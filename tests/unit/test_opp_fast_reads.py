@@ -83,3 +83,11 @@ def test_a_plain_file_reads_as_read_config_text_reads_it(tmp_path: Path) -> None
     base = _tree(tmp_path)
     for name in ("link/sub/op.json", "link/alias.json"):
         assert read_package_text(base / name) == read_config_text(base / name)
+
+
+@pytest.mark.parametrize(
+    ("resolved", "directory"),
+    [("/a/b/c", "/a/b"), ("/a/b", "/a/b"), ("/a/bc", "/a/b"), ("/a", "/a/b"), ("/a/b", "/"), ("/", "/")],
+)
+def test_is_within_is_is_relative_to(resolved: str, directory: str) -> None:
+    assert shipped.is_within(resolved, directory) == Path(resolved).is_relative_to(directory)

@@ -62,8 +62,8 @@ def read_package_text(path: Path, *, root: Path | None = None) -> str:
     """
     if root is not None:
         try:  # a shipped path resolves from its remembered identity (one stat; see shipped)
-            resolved = Path(shipped.resolved_path(path) or path.resolve())
-            inside = resolved.is_relative_to(shipped.resolved_path(root) or root.resolve())
+            resolved = shipped.resolved_path(path) or str(path.resolve())
+            inside = shipped.is_within(resolved, shipped.resolved_path(root) or str(root.resolve()))
         except (OSError, RuntimeError):
             inside = False
         if not inside:
