@@ -155,23 +155,96 @@ def _mix_cores(ratio: str, aic: int, aiv: int) -> int:
     return max(value, 1)
 
 
+@dataclass(frozen=True, slots=True)
+class KeyTable:
+    """An op's selection table over its usable bins: the schema, each bin's keys, and which bin serves
+    each key (the first one that has it; ``duplicates`` lists the later bin of each key already taken).
+    Nothing here belongs to an emulated process, so a shipped config's table is kept for the OS process."""
+
+    schema: KeySchema
+    keys: list[list[bytes]]
+    index: dict[bytes, int]
+    duplicates: list[int]
+
+
+def _key_table(entries: list[BinEntry]) -> KeyTable:
+    """The key table of an op's usable bins (the schema is only read after this)."""
+    schema = KeySchema.from_bins(entries)
+    keys = schema.build_all_keys(entries)
+    index: dict[bytes, int] = {}
+    duplicates: list[int] = []
+    for i, entry_keys in enumerate(keys):
+        for key in entry_keys:
+            if key in index:
+                duplicates.append(i)
+            else:
+                index[key] = i
+    return KeyTable(schema, keys, index, duplicates)
+
+
 @dataclass
 class OpKernel:
+    """One op type's binaries in an emulated process.
+
+    An ``OpKernelBin`` (its kernel JSON, its TilingParse holders) is made when a call first selects
+    it: a first call of Add needs one of its 13, and building the others was a tenth of that call.
+    ``bins`` and ``all_bins`` make every one, for readers that want them all.
+    """
+
     op_type: str
-    schema: KeySchema
-    bins: dict[bytes, OpKernelBin]
-    all_bins: list[OpKernelBin]
+    table: KeyTable
+    entries: list[BinEntry]
+    package: PackageRecord | None
+    registry: Registry = field(repr=False)
+    diagnostics: Diagnostics = field(repr=False)
     debug: bool = False  # the debug-kernel switch as it was when the op was registered
+    _made: dict[int, OpKernelBin] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def schema(self) -> KeySchema:
+        return self.table.schema
+
+    @property
+    def all_bins(self) -> list[OpKernelBin]:
+        """Every bin, in ``binList`` order."""
+        return [self.bin_at(i) for i in range(len(self.entries))]
+
+    @property
+    def bins(self) -> dict[bytes, OpKernelBin]:
+        """Each key and the bin that serves it."""
+        return {key: self.bin_at(i) for key, i in self.table.index.items()}
+
+    def made_bins(self) -> list[OpKernelBin]:
+        """The bins a call has selected so far (the only ones with TilingParse state)."""
+        with self._lock:
+            return list(self._made.values())
+
+    def bin_at(self, i: int) -> OpKernelBin:
+        with self._lock:
+            found = self._made.get(i)
+            if found is None:
+                assert self.package is not None  # entries come from a package's config
+                found = self._made[i] = OpKernelBin(
+                    self.op_type,
+                    self.entries[i],
+                    self.package,
+                    self.table.keys[i],
+                    self.registry,
+                    self.diagnostics,
+                    self.debug,
+                )
+            return found
 
     def select(self, inputs: list[Any], outputs: list[Any], attrs: list[Any], impl_mode: int, det: bool) -> OpKernelBin:
-        if not self.all_bins:
+        if not self.entries:
             log.error(
                 "kernel.no_bins", op_type=self.op_type, code=int(AclnnStatus.ACLNN_ERR_INNER_OPP_KERNEL_PKG_NOT_FOUND)
             )
             raise AclnnError(f"{self.op_type} does not have any binary", msg_id="EZ9999", op_type=self.op_type)
         mode = self.schema.current_impl_mode(impl_mode)
         key = self.schema.runtime_key(inputs, outputs, attrs, mode, det)
-        found = self.bins.get(key) if key is not None else None
+        found = self.table.index.get(key) if key is not None else None
         if found is None:
             raise AclnnError(
                 f"{self.op_type}: the dtype or format of the actual input or output parameter of the operator is "
@@ -180,13 +253,7 @@ class OpKernel:
                 op_type=self.op_type,
                 key=key,
             )
-        return found
-
-
-def _key_table(entries: list[BinEntry]) -> tuple[KeySchema, list[list[bytes]]]:
-    """The key schema of an op's usable bins and the keys each bin serves (the schema is only read after this)."""
-    schema = KeySchema.from_bins(entries)
-    return schema, [schema.build_keys(entry) for entry in entries]
+        return self.bin_at(found)
 
 
 class KernelMgr:
@@ -222,30 +289,22 @@ class KernelMgr:
         hit = self.packages.binary_config(op_type)
         entries = [e for e in hit.config.bin_list if e.usable] if hit is not None else []
         if hit is None:
-            schema, keys = _key_table(entries)
+            table = _key_table(entries)
         else:
             paths = tuple(entry.bin_info.json_file_path for entry in entries)  # the repo folder is in them
-            schema, keys = shipped.read_kept("kernel-keys", hit.path, partial(_key_table, entries), paths)
+            table = shipped.read_kept("kernel-keys", hit.path, partial(_key_table, entries), paths)
         debug = self._debug_flag()
-        bins: dict[bytes, OpKernelBin] = {}
-        all_bins = []
-        for entry, entry_keys in zip(entries, keys, strict=True):
-            assert hit is not None
-            kernel_bin = OpKernelBin(op_type, entry, hit.package, entry_keys, self._registry, self._diagnostics, debug)
-            all_bins.append(kernel_bin)
-            for key in kernel_bin.keys:
-                if key in bins:
-                    log.warning("kernel.duplicate_key", op_type=op_type, bin=kernel_bin.json_file_path)
-                    continue
-                bins[key] = kernel_bin
-        log.info("kernel.op_initialised", op_type=op_type, bins=len(all_bins), keys=len(bins), debug_kernel=debug)
-        return OpKernel(op_type, schema, bins, all_bins, debug)
+        for i in table.duplicates:
+            log.warning("kernel.duplicate_key", op_type=op_type, bin=entries[i].bin_info.json_file_path or "")
+        log.info("kernel.op_initialised", op_type=op_type, bins=len(entries), keys=len(table.index), debug_kernel=debug)
+        package = hit.package if hit is not None else None
+        return OpKernel(op_type, table, entries, package, self._registry, self._diagnostics, debug)
 
     def loaded(self) -> list[OpKernel]:
         return list(self._kernels.values())
 
     def release_tiling_parse(self) -> int:
         """ReleaseTilingParse (aclnnFinalize): forget the compile info of every holder; never re-parse."""
-        released = sum(b.release_tiling_parse() for k in self._kernels.values() for b in k.all_bins)
+        released = sum(b.release_tiling_parse() for k in self._kernels.values() for b in k.made_bins())
         log.debug("kernel.release_tiling_parse", holders=released)
         return released

@@ -39,6 +39,8 @@ IMPL_MODES = {
     "enable_hi_float32_execution": 0x40,
     "keep_fp16": 0x80,
 }
+_DETERMINISTIC = {"true": [b"1"], "false": [b"0"]}
+_EITHER = [b"1", b"0"]
 FOUR_MODES = "high_performance,high_precision,enable_float_32_execution,enable_hi_float_32_execution"
 
 
@@ -190,13 +192,22 @@ class KeySchema:
         self.attr_included = included
 
     # -- keys ---------------------------------------------------------------------------------
-    def build_keys(self, entry: BinEntry) -> list[bytes]:
+    def build_all_keys(self, entries: Sequence[BinEntry]) -> list[list[bytes]]:
+        """``build_keys`` of each entry, in order, for an op's whole table at once.
+
+        The bins of an op repeat a few tensor descriptions (Add's 13 bins: 39 tensors, 13 distinct
+        encodings), so each (dtype, format, rank, position kind) is encoded once per table.
+        """
+        memo: dict[tuple[Any, ...], bytes | None] = {}
+        return [self.build_keys(entry, memo) for entry in entries]
+
+    def build_keys(self, entry: BinEntry, memo: dict[tuple[Any, ...], bytes | None] | None = None) -> list[bytes]:
         """All keys one binList entry serves (one per deterministic flag x impl mode)."""
-        tensor_part = self._bin_tensor_part(entry)
+        tensor_part = self._bin_tensor_part(entry, {} if memo is None else memo)
         if tensor_part is None:
             return []
         attr_part = b"" if self.ignore_attrs else self._bin_attr_part(entry)
-        det = {"true": [b"1"], "false": [b"0"]}.get(str(entry.deterministic).lower(), [b"1", b"0"])
+        det = _DETERMINISTIC.get(str(entry.deterministic).lower(), _EITHER)
         keys = []
         for mode in self._bin_impl_modes(entry):
             self.supported_impl_modes |= mode
@@ -214,14 +225,18 @@ class KeySchema:
             return [IMPL_HIGH_PERFORMANCE, IMPL_HIGH_PRECISION, IMPL_FLOAT32, IMPL_HI_FLOAT32]
         return [IMPL_MODES.get(entry.impl_mode or "", IMPL_HIGH_PRECISION)]
 
-    def _bin_tensor_part(self, entry: BinEntry) -> bytes | None:
+    def _bin_tensor_part(self, entry: BinEntry, memo: dict[tuple[Any, ...], bytes | None]) -> bytes | None:
         out = bytearray()
         for slots, positions in ((entry.inputs, self.inputs), (entry.outputs, self.outputs)):
             for slot, pos in zip(slots, positions, strict=False):
                 if slot is None:
                     continue
                 tensors = slot if isinstance(slot, list) else [slot]
-                encoded = self._bin_tensor(tensors[0], pos)
+                tensor = tensors[0]
+                shape = tensor.shape
+                rank = len(shape) if shape is not None and pos.rank_matters else None
+                key = (tensor.dtype, tensor.format, rank, pos.dtype_byte)
+                encoded = memo[key] if key in memo else memo.setdefault(key, self._bin_tensor(tensor, pos))
                 if encoded is None:
                     return None  # 561111 / 561110: this bin's key stops here
                 out += encoded

@@ -10,7 +10,8 @@ binary-config search and the kernel JSON of each bin. Module map:
 - ``jsonio``: JSON reads, RFC 7386 merge patch, refusal records.
 - ``jsonstream``: one array member of a big JSON object, decoded an item at a time.
 - ``jsontypes``: one field read with the JSON type it must have, or a reason naming it.
-- ``binconfig``: binary-config records and file names.
+- ``binconfig``: binary-config records, the per-field walk that words every refusal, file names.
+- ``binfast``: a binary config checked in one pass over one decode (the walk reads what it declines).
 - ``ops_info_schema``, ``kernel_schema``: the field types an ops-info / kernel JSON file must have.
 - ``loader``: ``LoadAllOppPackage`` and ``OppPackages``.
 

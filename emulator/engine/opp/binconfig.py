@@ -247,6 +247,17 @@ class BinaryConfig:
 def read_binary_config(path: Path, *, root: Path | None = None) -> BinaryConfig:
     """Parse and check one binary-config file; raise ``JsonRefused`` when the real reader would fail."""
     text = read_package_text(path, root=root)
+    # imported here: binfast builds this module's records (a file it accepts needs no walk)
+    from emulator.engine.opp.binfast import whole_bin_list
+
+    fast = whole_bin_list(text)
+    if fast is not None:
+        return BinaryConfig(fast)
+    return BinaryConfig(walk_bin_list(path, text))
+
+
+def walk_bin_list(path: Path, text: str) -> list[BinEntry]:
+    """The per-field walk: an entry decoded at a time, each field checked alone, so a refusal names it."""
     shared = Shared()
     try:
         entries, other = array_member(
@@ -259,7 +270,7 @@ def read_binary_config(path: Path, *, root: Path | None = None) -> BinaryConfig:
     if entries is None:
         problem = "binList is missing" if other is None else str(FieldTypeError("binList", other, "an array"))
         raise JsonRefused(path, f"invalid binary config: {problem}")
-    return BinaryConfig(entries)
+    return entries
 
 
 def with_repo_folder(config: BinaryConfig, repo: str) -> BinaryConfig:

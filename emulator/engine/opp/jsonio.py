@@ -14,6 +14,8 @@ Fidelity notes:
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,16 +62,45 @@ def read_package_text(path: Path, *, root: Path | None = None) -> str:
     """
     if root is not None:
         try:  # a shipped path resolves from its remembered identity (one stat; see shipped)
-            resolved = Path(shipped.resolved_path(path) or path.resolve())
-            inside = resolved.is_relative_to(shipped.resolved_path(root) or root.resolve())
+            resolved = shipped.resolved_path(path) or str(path.resolve())
+            inside = shipped.is_within(resolved, shipped.resolved_path(root) or str(root.resolve()))
         except (OSError, RuntimeError):
             inside = False
         if not inside:
             raise JsonRefused(path, f"resolves outside its package ({root})")
+    text = _plain_file_text(path)
+    if text is not None:
+        return text
     try:
         return read_config_text(path, limit=MAX_PACKAGE_JSON_BYTES)
     except ConfigFileRefused as exc:
         raise JsonRefused(path, exc.reason) from None
+
+
+def _plain_file_text(path: Path) -> str | None:
+    """The text of a regular UTF-8 file within the size limit, or None: ``read_config_text`` then reads
+    (or refuses, with its reason) whatever this does not.
+
+    ``read_config_text`` resolves the path first (an ``lstat`` per component, in Python) for its
+    symlink-loop message; a file whose ``stat`` succeeds has no loop to report, so here it costs one
+    ``stat``, an ``open`` only of what that ``stat`` called a regular file (non-blocking, and checked
+    again on the open descriptor, so a file swapped for a FIFO meanwhile is never read), one read.
+    """
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_PACKAGE_JSON_BYTES:
+            return None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            opened = os.fstat(fd)
+            if (opened.st_dev, opened.st_ino, opened.st_size) != (info.st_dev, info.st_ino, info.st_size):
+                return None
+            data = os.read(fd, info.st_size + 1)
+        finally:
+            os.close(fd)
+        return data.decode("utf-8") if len(data) == info.st_size else None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def read_json_object(path: Path, *, root: Path | None = None) -> dict[str, Any]:

@@ -65,7 +65,7 @@ class OppPackages:
     _bin_configs: dict[str, BinaryConfigHit | None] = field(default_factory=dict, repr=False, compare=False)
     _kernel_jsons: dict[Path, dict[str, Any] | None] = field(default_factory=dict, repr=False, compare=False)
     _ops_folders: list[str] | None = field(default=None, repr=False, compare=False)
-    _kernel_dirs: dict[PackageRecord, Path] = field(default_factory=dict, repr=False, compare=False)
+    _kernel_dirs: dict[PackageRecord, str] = field(default_factory=dict, repr=False, compare=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @property
@@ -98,8 +98,8 @@ class OppPackages:
         """``<package kernel dir>/<jsonFilePath>``, or ``None`` (refused) when it leaves that dir."""
         path = package.kernel_dir / json_file_path
         try:
-            resolved = shipped.resolved_path(path) or path.resolve()  # a shipped file: one stat
-            inside = Path(resolved).is_relative_to(self._resolved_kernel_dir(package))
+            resolved = shipped.resolved_path(path) or str(path.resolve())  # a shipped file: one stat
+            inside = shipped.is_within(resolved, self._resolved_kernel_dir(package))
         except (OSError, ValueError, RuntimeError):
             inside = False
         if not inside:
@@ -118,12 +118,12 @@ class OppPackages:
                 self._kernel_jsons[path] = shipped.read_kept("kernel-json", path, partial(self._read_or_refuse, path))
             return self._kernel_jsons[path]
 
-    def _resolved_kernel_dir(self, package: PackageRecord) -> Path:
+    def _resolved_kernel_dir(self, package: PackageRecord) -> str:
         """The package's kernel dir, resolved once for this process (the package list is fixed at load)."""
         found = self._kernel_dirs.get(package)
         if found is None:
             resolved = shipped.resolved_path(package.kernel_dir)  # shipped: one stat
-            found = self._kernel_dirs[package] = Path(resolved) if resolved else package.kernel_dir.resolve()
+            found = self._kernel_dirs[package] = resolved or str(package.kernel_dir.resolve())
         return found
 
     def _read_or_refuse(self, path: Path) -> dict[str, Any] | None:
@@ -166,7 +166,7 @@ class OppPackages:
         return names
 
     def _try_dir(self, package: PackageRecord, folder: str, names: list[str]) -> BinaryConfigHit | None:
-        directory = package.bin_config_dir / folder
+        directory = package.bin_config_dir / folder if folder else package.bin_config_dir
         for name in names:
             path = directory / name
             if not path.exists():

@@ -25,6 +25,8 @@ links lead to it, so the remembered real path is still where its content lives.
 from __future__ import annotations
 
 import os
+import stat
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -38,6 +40,7 @@ FileIdentity = tuple[str, int, int, int, int, int]
 _kept: dict[tuple[Any, ...], Any] = {}
 _identities: dict[str, FileIdentity] = {}  # a shipped file's name -> its identity when last resolved
 _lock = threading.Lock()
+_O_PATH: int = getattr(os, "O_PATH", 0) if sys.platform == "linux" else 0
 
 
 @cache
@@ -70,7 +73,7 @@ def identity(path: Path) -> FileIdentity | None:
     ):
         return known
     try:
-        resolved = os.path.realpath(name)
+        resolved = real_path(name, info.st_mode)
         if not resolved.startswith(_shipped_root()):
             return None
         info = os.stat(resolved)
@@ -80,6 +83,36 @@ def identity(path: Path) -> FileIdentity | None:
     with _lock:
         _identities[name] = found
     return found
+
+
+def real_path(name: str, mode: int) -> str:
+    """``os.path.realpath(name)`` of an existing file or directory (``mode``: its ``st_mode``).
+
+    ``realpath`` walks the path in Python, an ``lstat`` per component (40 µs for a package file);
+    on Linux the kernel resolves it in one ``open(O_PATH)`` (which reads nothing, and is only made
+    for a regular file or a directory), and ``/proc/self/fd`` names what it resolved to. Anything
+    unusual (no ``/proc``, the file gone meanwhile) takes ``realpath``.
+    """
+    if _O_PATH and (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        try:
+            fd = os.open(name, _O_PATH | os.O_CLOEXEC)
+        except OSError:
+            return os.path.realpath(name)
+        try:
+            found = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            found = ""
+        finally:
+            os.close(fd)
+        if found.startswith("/") and not found.endswith(" (deleted)"):
+            return found
+    return os.path.realpath(name)
+
+
+def is_within(resolved: str, directory: str) -> bool:
+    """``Path(resolved).is_relative_to(directory)`` for two resolved (absolute, normalised) paths,
+    without building either Path (pathlib's parsing was a tenth of an op's first call)."""
+    return resolved == directory or resolved.startswith(directory if directory.endswith(os.sep) else directory + os.sep)
 
 
 def resolved_path(path: Path) -> str | None:
