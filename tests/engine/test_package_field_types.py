@@ -71,6 +71,8 @@ BIN_EXTRA: list[tuple[str, Any, str]] = [
     ("attrs", [{"name": "a", "dtype": []}], "binList[0].attrs[0].dtype is an array, not a string"),
     ("simplifiedKey", ["a", 1], "binList[0].simplifiedKey[1] is a number, not a string"),
     ("inputs", [[{"dtype": "float"}, 7]], "binList[0].inputs[0][1] is a number, not an object"),
+    ("inputs", [[]], "binList[0].inputs[0] is an empty array; a dynamic position lists at least one tensor"),
+    ("outputs", [None, []], "binList[0].outputs[1] is an empty array; a dynamic position lists at least one tensor"),
 ]
 
 

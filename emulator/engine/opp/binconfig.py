@@ -30,7 +30,15 @@ from typing import Any
 
 from emulator.engine.opp.jsonio import JsonRefused, read_package_text
 from emulator.engine.opp.jsonstream import array_member
-from emulator.engine.opp.jsontypes import FieldTypeError, as_object, opt_int, opt_list, opt_object, opt_str
+from emulator.engine.opp.jsontypes import (
+    EmptyTensorList,
+    FieldTypeError,
+    as_object,
+    opt_int,
+    opt_list,
+    opt_object,
+    opt_str,
+)
 
 _PLAIN_DTYPES = (
     "float16", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool", "double", "string",
@@ -159,6 +167,8 @@ def _slot(value: Any, where: str, shared: Shared) -> TensorSlot:
     if value is None or (isinstance(value, dict) and value.get("type") == "null"):
         return None
     if isinstance(value, list):
+        if not value:
+            raise EmptyTensorList(where)
         return [BinTensor.from_json(item, f"{where}[{i}]", shared) for i, item in enumerate(value)]
     if isinstance(value, dict):
         return BinTensor.from_json(value, where, shared)

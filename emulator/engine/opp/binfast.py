@@ -88,7 +88,7 @@ def _slots(values: list[Any] | None, shared: dict[tuple[Any, ...], BinTensor]) -
             slots.append(None)
         elif kind is dict:
             slots.append(None if value.get("type") == "null" else _tensor(value, shared))
-        elif kind is list:
+        elif kind is list and value:
             slots.append([_tensor(item, shared) for item in value])
         else:
             raise _Walk

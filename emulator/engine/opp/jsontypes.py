@@ -18,6 +18,13 @@ class FieldTypeError(ValueError):
         super().__init__(f"{where} is {json_type(value)}, not {expected}")
 
 
+class EmptyTensorList(FieldTypeError):
+    """A dynamic position written as ``[]``: no tensor to take its dtype and format from, so no key."""
+
+    def __init__(self, where: str) -> None:
+        ValueError.__init__(self, f"{where} is an empty array; a dynamic position lists at least one tensor")
+
+
 def json_type(value: Any) -> str:
     """The JSON type of a parsed value, as a message says it ("a number", "an array")."""
     if isinstance(value, bool):
