@@ -56,12 +56,19 @@ def _mark(heap: Heap, allocs: tuple[Allocation, ...] | None, index: int, addr: i
         allocs[index].written_state().mark(start, start + nbytes)
 
 
-def check_reads(heap: Heap, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None = None) -> None:
+def check_reads(
+    heap: Heap,
+    kernel: KernelLaunch,
+    allocs: tuple[Allocation, ...] | None = None,
+    on_uninit: Callable[[UninitRead], None] | None = None,
+) -> None:
     """Report every computing input that addresses never-written bytes.
 
     ``allocs``: the allocation of each argument when the caller has just proven them live (a
-    launch plan's memo); otherwise each is looked up.
+    launch plan's memo); otherwise each is looked up. ``on_uninit``: the launch's reporter when it
+    is not the kernel's own (one ``KernelLaunch`` of a plan serves calls from different sites).
     """
+    report = on_uninit if on_uninit is not None else kernel.on_uninit
     for index, (arg, role) in enumerate(zip(kernel.args, kernel.init_roles, strict=False)):
         if role is not InitRole.COMPUTES:
             continue
@@ -69,8 +76,8 @@ def check_reads(heap: Heap, kernel: KernelLaunch, allocs: tuple[Allocation, ...]
         if not count:
             continue
         read = UninitRead(kernel.name, index, arg.addr, arg.nbytes, count, first, heap.allocation_start(arg.addr))
-        if kernel.on_uninit is not None:
-            kernel.on_uninit(read)
+        if report is not None:
+            report(read)
         else:
             log.warning("device.uninitialised_read", kernel=kernel.name, addr=hex(arg.addr), unwritten=count)
 

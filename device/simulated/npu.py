@@ -48,14 +48,17 @@ from ..interface import (
     EventId,
     FaultListener,
     KernelAttrs,
+    KernelFunc,
     KernelLaunch,
     MemInfo,
     PageKind,
     RaceListener,
     RaceReport,
     SiteSource,
+    SpanMemo,
     StreamId,
     TaskListener,
+    UninitRead,
     block_runner,
 )
 from ..soc import SocProfile, load_soc
@@ -472,8 +475,15 @@ class SimulatedNpu:
             self.scheduler.synchronize_all()
 
     # -- kernels ----------------------------------------------------------------------------
-    def launch(self, kernel: KernelLaunch, stream: StreamId, site: object = None) -> None:
-        """Enqueue ``kernel``; ``site``: the host call's site when the caller has it already (else the source's)."""
+    def launch(
+        self,
+        kernel: KernelLaunch,
+        stream: StreamId,
+        site: object = None,
+        on_uninit: Callable[[UninitRead], None] | None = None,
+    ) -> None:
+        """Enqueue ``kernel``; ``site``: the host call's site when the caller has it already (else the source's);
+        ``on_uninit``: this launch's initcheck reporter, in place of ``kernel.on_uninit``."""
         with self.lock:
             if not 1 <= kernel.block_dim <= MAX_BLOCK_DIM:  # the task descriptor holds the block dim in 16 bits
                 raise InvalidValue(
@@ -487,7 +497,8 @@ class SimulatedNpu:
             elif site is None:
                 site = self._site_source()
             memo = kernel.memo
-            if memo is None or self._proven(memo.bounds, kernel.args) is None:
+            proof = memo.bounds if memo is not None else None
+            if proof is None or self._proven(proof, kernel.args) is None:
                 found = []
                 for arg in kernel.args:
                     alloc = self.heap.containing(arg.addr, arg.nbytes)
@@ -496,10 +507,13 @@ class SimulatedNpu:
                         self.fault(DeviceFault("out of bounds", name, stream, what.removeprefix(f"{name} "), site))
                         raise InvalidValue(what, addr=arg.addr, count=arg.nbytes)
                     found.append(alloc)
-                if memo is not None:
-                    memo.bounds = (self.heap, kernel.args, tuple(found))
-            run = self._kernel_task(kernel, name, stream, site)
-            self._submit(stream, name, run, kernel.args, cost.kernel_us(self.soc, kernel), site)
+                duration = cost.kernel_us(self.soc, kernel)
+                if memo is not None:  # the duration, too, depends only on what the proof compares
+                    memo.bounds = (self.heap, kernel.args, tuple(found), duration)
+            else:
+                duration = proof[3]  # type: ignore[assignment]
+            run = self._kernel_task(kernel, name, stream, site, on_uninit)
+            self._submit(stream, name, run, kernel.args, duration, site)
 
     def _proven(self, proof: tuple[object, ...] | None, args: tuple[BufferArg, ...]) -> tuple[Allocation, ...] | None:
         """The allocations a memo proved hold ``args``, if that proof still holds, else None.
@@ -509,7 +523,7 @@ class SimulatedNpu:
         A freed buffer, or one re-allocated (a new allocation object), fails it; so does a reserved
         range, whose mapping may change under the same allocation.
         """
-        if proof is None or proof[0] is not self.heap or proof[1] != args:
+        if proof is None or proof[0] is not self.heap or (proof[1] is not args and proof[1] != args):
             return None
         allocs: tuple[Allocation, ...] = proof[2]  # type: ignore[assignment]
         get = self.heap.get
@@ -521,19 +535,26 @@ class SimulatedNpu:
     def _site(self) -> object:
         return self._site_source() if self._site_source is not None else None
 
-    def _kernel_task(self, kernel: KernelLaunch, name: str, stream: StreamId, site: object) -> Callable[[], None]:
+    def _kernel_task(
+        self,
+        kernel: KernelLaunch,
+        name: str,
+        stream: StreamId,
+        site: object,
+        on_uninit: Callable[[UninitRead], None] | None = None,
+    ) -> Callable[[], None]:
         """The task that runs ``kernel``; an out-of-bounds access is told to the fault listeners as it fails."""
 
         def run() -> None:
             try:
-                self._run_kernel(kernel)
+                self._run_kernel(kernel, on_uninit)
             except KernelOutOfBounds as exc:
                 self.fault(DeviceFault("out of bounds", name, stream, exc.message.removeprefix(f"{name}: "), site))
                 raise
 
         return run
 
-    def _run_kernel(self, kernel: KernelLaunch) -> None:
+    def _run_kernel(self, kernel: KernelLaunch, on_uninit: Callable[[UninitRead], None] | None = None) -> None:
         if kernel.ub_bytes_per_block > self.soc.ub_size:
             raise UnifiedBufferOverflow(
                 f"kernel {kernel.name}: a block uses {kernel.ub_bytes_per_block} bytes of unified buffer, "
@@ -545,8 +566,17 @@ class SimulatedNpu:
         memo = kernel.memo
         allocs = self._proven(memo.bounds, kernel.args) if memo is not None else None  # checked again: freed since?
         if kernel.init_roles:
-            initcheck.check_reads(self.heap, kernel, allocs)
-        views = self._views(kernel, allocs)
+            initcheck.check_reads(self.heap, kernel, allocs, on_uninit)
+        views, bound = self._views(kernel, allocs)
+        if bound is not None:  # the same views as the last run of this launch: its bound kernel body
+            bound()
+        else:
+            self._run_views(kernel, views, memo if allocs is not None else None)
+        initcheck.record_writes(self.heap, kernel, lambda shadows: self._run_shadow(kernel, shadows), allocs)
+
+    def _run_views(self, kernel: KernelLaunch, views: list[np.ndarray], memo: SpanMemo | None) -> None:
+        """Run the blocks over ``views``; ``memo``: a proven memo whose views these are (a serial run of
+        a kernel that can bind its blocks then keeps the bound body for the next run)."""
         views = self._with_inline(kernel, views)
         if kernel.bounds_checked:
             views = [checked(view, kernel.name) for view in views]
@@ -556,7 +586,15 @@ class SimulatedNpu:
         ]
         pool = self._block_pool(kernel)
         if pool is None:
-            _run_blocks(kernel.func, contexts, views)
+            binder = block_binder(kernel.func) if memo is not None and memo.views is not None else None
+            plain = not (kernel.inline_args or kernel.bounds_checked or kernel.check is not None)
+            bound = binder(contexts[0], len(contexts), *views) if binder is not None and plain and contexts else None
+            if bound is not None:
+                assert memo is not None and memo.views is not None
+                memo.views = (*memo.views[:4], (kernel, bound))
+                bound()
+            else:
+                _run_blocks(kernel.func, contexts, views)
         else:  # numpy releases the GIL, so blocks of a large kernel overlap on the host's cores
             # one task per worker over a contiguous run of blocks: a future per block costs more
             # than a small block's numpy work
@@ -573,32 +611,40 @@ class SimulatedNpu:
                 raise
         if kernel.check is not None:
             kernel.check(views)
-        initcheck.record_writes(self.heap, kernel, lambda shadows: self._run_shadow(kernel, shadows), allocs)
 
-    def _views(self, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None) -> list[np.ndarray]:
-        """The kernel's buffer views; a plan's memo keeps the last ones while their backing is the same.
+    def _views(
+        self, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None
+    ) -> tuple[list[np.ndarray], Callable[[], None] | None]:
+        """The kernel's buffer views, and the body bound to them at the last run of this very launch
+        (None: none yet). A plan's memo keeps the last views while their backing is the same.
 
         ``allocs``: the memo's allocations of the buffers, proven live where they were just now
         (None: no such proof). A view is a slice of its allocation's backing; once made, every
         chunk under it has been touched (and paid for), and touched chunks stay so while the
-        allocation lives, so the same views serve again over the same backings.
+        allocation lives, so the same views serve again over the same backings — and so does a
+        body bound to them (``block_binder``), which holds nothing else that a launch of the same
+        ``KernelLaunch`` could change.
         """
         memo = kernel.memo
         if allocs is not None and memo is not None and memo.views is not None:
-            args, proven, backings, views = memo.views
+            kept = memo.views
+            args, proven, backings, views = kept[:4]
             if (
-                args == kernel.args
+                (args is kernel.args or args == kernel.args)
                 and proven == allocs
                 and all(
                     alloc.buffer is backing
                     for alloc, backing in zip(allocs, backings, strict=True)  # type: ignore[call-overload]
                 )
             ):
-                return list(views)  # type: ignore[call-overload]
+                bound = kept[4] if len(kept) > 4 else None
+                if bound is not None and bound[0] is kernel:  # type: ignore[index]
+                    return list(views), bound[1]  # type: ignore[call-overload, index]
+                return list(views), None  # type: ignore[call-overload]
         fresh = self.heap.views([(arg.addr, arg.nbytes) for arg in kernel.args], f"kernel {kernel.name}")
         if allocs is not None and memo is not None:
             memo.views = (kernel.args, allocs, tuple(a.buffer for a in allocs), tuple(fresh))
-        return fresh
+        return fresh, None
 
     @staticmethod
     def _with_inline(kernel: KernelLaunch, buffers: list[np.ndarray]) -> list[np.ndarray]:
@@ -629,6 +675,14 @@ class SimulatedNpu:
         with self.lock:
             for sid in self.scheduler.streams():
                 self.scheduler.destroy_stream(sid, force=True)
+
+
+def block_binder(func: KernelFunc) -> Callable[..., Callable[[], None] | None] | None:
+    """A kernel's ``bind_blocks(first, count, *views)``, if it has one: the run of ``count`` blocks
+    (as ``run_blocks`` would do it) bound to those views, for a launch that runs again over the same
+    views; it may decline (None) for what it cannot bind (a broadcast read, a cast)."""
+    binder = getattr(func, "bind_blocks", None)
+    return binder if callable(binder) else None
 
 
 def _run_blocks(func: Callable[..., None], contexts: list[BlockContext[KernelAttrs]], views: list[np.ndarray]) -> None:

@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from emulator import acl, aclnn, process, trace
 from emulator.acl import constants as c
 from emulator.config import Settings
-from emulator.engine.launchers import AiCoreLauncher
+from emulator.engine.plan import LaunchPlan
+from emulator.engine.replay import PlanLaunch
 from emulator.faults import Injector
 
 N = 16
@@ -125,23 +126,28 @@ def test_replay_reads_the_new_inputs() -> None:
 
 
 def test_a_replay_launches_the_plan() -> None:
-    """The hit really goes through the plan (not the full launch), with the plan's memo."""
+    """The hit really goes through the entry's compiled replay of the plan (not the full launch),
+    with the plan's memo, the same KernelLaunch while the addresses stay, and the bound kernel body."""
     with world(True) as w:
-        launched: list[object] = []
-        original = AiCoreLauncher._launch_plan
+        launched: list[tuple[object, object]] = []
+        original = PlanLaunch.launch
 
-        def spy(self: AiCoreLauncher, ctx: Any, plan: Any) -> None:
-            launched.append(plan)
-            original(self, ctx, plan)
+        def spy(self: PlanLaunch, *args: Any) -> None:
+            original(self, *args)
+            launched.append((self.plan, self.kernel))
 
-        AiCoreLauncher._launch_plan = spy  # type: ignore[method-assign]
+        PlanLaunch.launch = spy  # type: ignore[method-assign]
         try:
             w.add()
             w.add()
+            w.add()
         finally:
-            AiCoreLauncher._launch_plan = original  # type: ignore[method-assign]
-        assert len(launched) == 2 and launched[0] is launched[1]
-        assert launched[0].memo.bounds is not None and launched[0].memo.views is not None  # type: ignore[attr-defined]
+            PlanLaunch.launch = original  # type: ignore[method-assign]
+        assert len(launched) == 3 and launched[0][0] is launched[1][0] is launched[2][0]
+        assert launched[1][1] is launched[2][1]  # same addresses: the launch is not built again
+        plan = launched[0][0]
+        assert isinstance(plan, LaunchPlan) and plan.memo.bounds is not None and plan.memo.views is not None
+        assert len(plan.memo.views) == 5 and plan.memo.views[4][0] is launched[2][1]  # the body bound to it
 
 
 def test_a_freed_input_is_caught_as_without_the_plan() -> None:
