@@ -98,6 +98,11 @@ def record_writes(
             if arg.access & Access.WRITE:
                 _mark(heap, allocs, index, arg.addr, arg.nbytes)
         return
+    if InitRole.MOVES not in roles:  # no moved input, so no shadow run: outputs and written scratch count
+        for index, (arg, role) in enumerate(zip(kernel.args, roles, strict=False)):
+            if role in OUTPUTS or (role is InitRole.UNREAD and arg.access & Access.WRITE):
+                _mark(heap, allocs, index, arg.addr, arg.nbytes)
+        return
     outputs = [i for i, role in enumerate(roles) if role in OUTPUTS]
     if _needs_shadow(heap, kernel):
         shadows = [_shadow(heap, kernel, i) for i in range(len(kernel.args))]

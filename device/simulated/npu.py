@@ -528,7 +528,7 @@ class SimulatedNpu:
         allocs: tuple[Allocation, ...] = proof[2]  # type: ignore[assignment]
         get = self.heap.get
         for alloc in allocs:
-            if alloc.mapped is not None or get(alloc.info.addr) is not alloc:
+            if get(alloc.info.addr) is not alloc or alloc.mapped is not None:
                 return None
         return allocs
 

@@ -38,11 +38,12 @@ log = lazy_logger(__name__, logger_name="emulator.engine.executor")
 
 OK = AclnnStatus.ACLNN_SUCCESS
 
-# How a buffer finds its address in a replaying call: (mode, argument position, list member or -1, tensor).
+# How a buffer finds its address in a replaying call: (mode, argument position, list member or -1,
+# the recorded tensor, a byte offset).
 ARG = 0  # the call's tensor at that position (or that member of its list): its data address
-BASE = 1  # an executor view of that tensor: the tensor's raw address plus the view's own offset
+BASE = 1  # an executor view of that tensor: the tensor's raw address plus the view's own offset (fixed in phase 1)
 FIXED = 2  # the executor's own tensor (workspace-backed, after the workspace is bound)
-Binder = tuple[int, int, int, aclTensor]
+Binder = tuple[int, int, int, aclTensor, int]
 
 
 def _binders(tensors: tuple[aclTensor, ...], recorded: tuple[Any, ...]) -> tuple[Binder, ...]:
@@ -59,14 +60,14 @@ def _binders(tensors: tuple[aclTensor, ...], recorded: tuple[Any, ...]) -> tuple
     for tensor in tensors:
         found = positions.get(id(tensor))
         if found is not None:
-            binders.append((ARG, *found, tensor))
+            binders.append((ARG, *found, tensor, 0))
             continue
         base = tensor.storage.base if isinstance(tensor, ExecTensor) else None
         found = positions.get(id(base)) if base is not None else None
         if found is not None:
-            binders.append((BASE, *found, tensor))
+            binders.append((BASE, *found, tensor, tensor.data_addr - tensor.raw_addr))
         else:
-            binders.append((FIXED, -1, -1, tensor))
+            binders.append((FIXED, -1, -1, tensor, 0))
     return tuple(binders)
 
 
@@ -76,14 +77,16 @@ def _tensors(arg: Any) -> bool:
     return isinstance(arg, aclTensor)
 
 
-def _address(binder: Binder, args: tuple[Any, ...]) -> int:
-    mode, position, member, tensor = binder
-    if mode == FIXED:
-        return tensor.data_addr
-    new = args[position] if member < 0 else args[position].values[member]
-    if mode == ARG:
-        return int(new.data_addr)
-    return int(new.raw_addr) + (tensor.data_addr - tensor.raw_addr)
+def _addresses(binders: tuple[Binder, ...], args: tuple[Any, ...]) -> tuple[int, ...]:
+    """The buffers' addresses in this call, as ``RunContext.address_of`` gives them."""
+    addrs = []
+    for mode, position, member, tensor, offset in binders:
+        if mode == FIXED:
+            addrs.append(tensor.data_addr)
+            continue
+        new = args[position] if member < 0 else args[position].values[member]
+        addrs.append(new.data_addr if mode == ARG else new.raw_addr + offset)
+    return tuple(addrs)
 
 
 @dataclass(slots=True)
@@ -100,7 +103,7 @@ class PlanLaunch:
     def launch(self, executor: aclOpExecutor, device: Any, stream: int, args: tuple[Any, ...], site: Site | None,
                initcheck: bool) -> None:  # fmt: skip
         plan = self.plan
-        addrs = tuple([_address(binder, args) for binder in self.binders])
+        addrs = _addresses(self.binders, args)
         kernel = self.kernel
         if kernel is None or addrs != self.addrs or initcheck is not self.initcheck:
             impl = self.launcher.impl
