@@ -172,7 +172,8 @@ class OpExecCacheWrap(Handle):
     __slots__ = ("args", "ctx", "entry")
 
     def __init__(self, entry: CacheEntry, args: tuple[Any, ...]) -> None:
-        super().__init__()
+        self.alive = True  # Handle's fields, set here: one replay object per cached call
+        self.owner = None
         self.entry = entry
         self.args = args
         self.ctx = entry.template.ctx
