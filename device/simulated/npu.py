@@ -567,18 +567,30 @@ class SimulatedNpu:
             )
         memo = kernel.memo
         allocs = self._proven(memo.bounds, kernel.args) if memo is not None else None  # checked again: freed since?
+        kept = self._kept_views(kernel, allocs)
+        if kept is not None and kept[1] is not None:  # the same launch over the same live views
+            body, checks = kept[1]
+            if kernel.init_roles:
+                checks.check_reads(self.heap, on_uninit)
+            body()
+            checks.record_writes()
+            return
         if kernel.init_roles:
             initcheck.check_reads(self.heap, kernel, allocs, on_uninit)
-        views, bound = self._views(kernel, allocs)
-        if bound is not None:  # the same views as the last run of this launch: its bound kernel body
-            bound()
-        else:
-            self._run_views(kernel, views, memo if allocs is not None else None)
+        views = kept[0] if kept is not None else self._fresh_views(kernel, allocs)
+        self._run_views(kernel, views, memo if allocs is not None else None, allocs)
         initcheck.record_writes(self.heap, kernel, lambda shadows: self._run_shadow(kernel, shadows), allocs)
 
-    def _run_views(self, kernel: KernelLaunch, views: list[np.ndarray], memo: SpanMemo | None) -> None:
-        """Run the blocks over ``views``; ``memo``: a proven memo whose views these are (a serial run of
-        a kernel that can bind its blocks then keeps the bound body for the next run)."""
+    def _run_views(
+        self,
+        kernel: KernelLaunch,
+        views: list[np.ndarray],
+        memo: SpanMemo | None,
+        allocs: tuple[Allocation, ...] | None = None,
+    ) -> None:
+        """Run the blocks over ``views``; ``memo``: a proven memo whose views these are, ``allocs`` its
+        allocations (a serial run of a kernel that can bind its blocks then keeps the bound body, and
+        initcheck's bound checks, for the next run)."""
         views = self._with_inline(kernel, views)
         if kernel.bounds_checked:
             views = [checked(view, kernel.name) for view in views]
@@ -588,12 +600,13 @@ class SimulatedNpu:
         ]
         pool = self._block_pool(kernel)
         if pool is None:
-            binder = block_binder(kernel.func) if memo is not None and memo.views is not None else None
+            keep = memo is not None and memo.views is not None and allocs is not None
+            binder = block_binder(kernel.func) if keep and initcheck.BoundChecks.applies(kernel) else None
             plain = not (kernel.inline_args or kernel.bounds_checked or kernel.check is not None)
             bound = binder(contexts[0], len(contexts), *views) if binder is not None and plain and contexts else None
             if bound is not None:
-                assert memo is not None and memo.views is not None
-                memo.views = (*memo.views[:4], (kernel, bound))
+                assert memo is not None and memo.views is not None and allocs is not None
+                memo.views = (*memo.views[:4], (kernel, (bound, initcheck.BoundChecks(kernel, allocs))))
                 bound()
             else:
                 _run_blocks(kernel.func, contexts, views)
@@ -614,11 +627,11 @@ class SimulatedNpu:
         if kernel.check is not None:
             kernel.check(views)
 
-    def _views(
+    def _kept_views(
         self, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None
-    ) -> tuple[list[np.ndarray], Callable[[], None] | None]:
-        """The kernel's buffer views, and the body bound to them at the last run of this very launch
-        (None: none yet). A plan's memo keeps the last views while their backing is the same.
+    ) -> tuple[list[np.ndarray], tuple[Callable[[], None], initcheck.BoundChecks] | None] | None:
+        """The views a plan's memo keeps for these buffers, if they still serve, with the body (and
+        initcheck's checks) bound to them at the last run of this very launch (None: none yet).
 
         ``allocs``: the memo's allocations of the buffers, proven live where they were just now
         (None: no such proof). A view is a slice of its allocation's backing; once made, every
@@ -628,26 +641,32 @@ class SimulatedNpu:
         ``KernelLaunch`` could change.
         """
         memo = kernel.memo
-        if allocs is not None and memo is not None and memo.views is not None:
-            kept = memo.views
-            args, proven, backings, views = kept[:4]
-            if (
-                (args is kernel.args or args == kernel.args)
-                and proven == allocs
-                and all(
-                    alloc.buffer is backing
-                    for alloc, backing in zip(allocs, backings, strict=True)  # type: ignore[call-overload]
-                )
-            ):
-                bound = kept[4] if len(kept) > 4 else None
-                if bound is not None and bound[0] is kernel:  # type: ignore[index]
-                    return list(views), bound[1]  # type: ignore[call-overload, index]
-                memo.views = (kernel.args, *kept[1:4])  # equal buffers: compared by identity from now on
-                return list(views), None  # type: ignore[call-overload]
+        if allocs is None or memo is None or memo.views is None:
+            return None
+        kept = memo.views
+        args, proven, backings, views = kept[:4]
+        if not (
+            (args is kernel.args or args == kernel.args)
+            and proven == allocs
+            and all(
+                alloc.buffer is backing
+                for alloc, backing in zip(allocs, backings, strict=True)  # type: ignore[call-overload]
+            )
+        ):
+            return None
+        bound = kept[4] if len(kept) > 4 else None
+        if bound is not None and bound[0] is kernel:  # type: ignore[index]
+            return list(views), bound[1]  # type: ignore[call-overload, index]
+        memo.views = (kernel.args, *kept[1:4])  # equal buffers: compared by identity from now on
+        return list(views), None  # type: ignore[call-overload]
+
+    def _fresh_views(self, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None) -> list[np.ndarray]:
+        """New views of the kernel's buffers, kept in a plan's memo when ``allocs`` proves them."""
         fresh = self.heap.views([(arg.addr, arg.nbytes) for arg in kernel.args], f"kernel {kernel.name}")
+        memo = kernel.memo
         if allocs is not None and memo is not None:
             memo.views = (kernel.args, allocs, tuple(a.buffer for a in allocs), tuple(fresh))
-        return fresh, None
+        return fresh
 
     @staticmethod
     def _with_inline(kernel: KernelLaunch, buffers: list[np.ndarray]) -> list[np.ndarray]:
