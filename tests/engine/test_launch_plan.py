@@ -453,3 +453,28 @@ def test_two_replays_queued_before_one_synchronize_report_their_own_sites() -> N
     _, _, reports = both(scenario)
     sites = [r[3] for r in reports if "uninitialised read" in str(r[1])]
     assert len(sites) == 3 and sites[0] == sites[1] != sites[2]
+
+
+def test_bound_initcheck_counts_a_half_written_input_and_marks_the_output() -> None:
+    """The replays run initcheck's bound checks: a half-written input is reported with the same count and
+    first offset, and the output they wrote counts as written for the next op that reads it."""
+
+    def scenario(w: World) -> None:
+        w.tensor("x", None)
+        w.tensor("out", None)
+        half = np.arange(N // 2, dtype=np.float32)
+        assert acl.rt.memcpy(w.ptrs["x"], half.nbytes, half.ctypes.data, half.nbytes, c.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+        for _ in range(3):
+            w.add()
+        blank, ret = acl.rt.malloc(N * 4, 0)  # never written: copied over the output, it unwrites it
+        assert ret == 0
+        w.seen.append(acl.rt.memcpy(w.ptrs["out"], N * 4, blank, N * 4, c.ACL_MEMCPY_DEVICE_TO_DEVICE))
+        w.add()  # the bound replay writes the output again
+        t = w.tensors
+        w.tensor("z", np.zeros(N, np.float32))
+        ws, executor, ret1 = aclnn.aclnnAddGetWorkspaceSize(t["out"], t["y"], w.alpha, w.tensors["z"])
+        w.seen.append((ret1, aclnn.aclnnAdd(0, ws, executor, w.stream), acl.rt.synchronize_stream(w.stream)))
+
+    _, _, reports = both(scenario)
+    uninit = [str(r[1]) for r in reports if "uninitialised read" in str(r[1])]
+    assert len(uninit) == 4 and all("32 of the 64 bytes" in text and "+32" in text for text in uninit)
