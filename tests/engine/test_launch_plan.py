@@ -478,3 +478,34 @@ def test_bound_initcheck_counts_a_half_written_input_and_marks_the_output() -> N
     _, _, reports = both(scenario)
     uninit = [str(r[1]) for r in reports if "uninitialised read" in str(r[1])]
     assert len(uninit) == 4 and all("32 of the 64 bytes" in text and "+32" in text for text in uninit)
+
+
+def test_a_list_argument_replays_with_its_members_addresses() -> None:
+    """aclnnCat's inputs come in a tensor list: a list takes the full key (no guard), and the
+    compiled replay reads each member's address; a new list over a moved member reads the new one."""
+
+    def cat(w: World, members: list[str]) -> None:
+        t = w.tensors
+        tensors = aclnn.aclCreateTensorList([t[name] for name in members], len(members))
+        ws, executor, ret1 = aclnn.aclnnCatGetWorkspaceSize(tensors, 0, t["wide"])
+        ret2 = aclnn.aclnnCat(0, ws, executor, w.stream)
+        ret3 = acl.rt.synchronize_stream(w.stream)
+        w.seen.append((ret1, ret2, ret3, recent_message()))
+
+    def scenario(w: World) -> None:
+        ptr, ret = acl.rt.malloc(2 * N * 4, 0)
+        assert ret == 0
+        w.ptrs["wide"] = ptr
+        w.tensors["wide"] = aclnn.aclCreateTensor([2 * N], 1, aclnn.ACL_FLOAT, None, 0, 2, [2 * N], 1, ptr)
+        for _ in range(3):
+            cat(w, ["x", "y"])
+        w.tensor("y", X * 4)  # a new buffer and tensor for the second member
+        cat(w, ["x", "y"])
+        cat(w, ["x", "y"])
+        host = np.zeros(2 * N, np.float32)
+        acl.rt.memcpy(host.ctypes.data, host.nbytes, ptr, host.nbytes, c.ACL_MEMCPY_DEVICE_TO_HOST)
+        w.seen.append(host.tobytes())
+
+    seen, _, reports = both(scenario)
+    assert np.array_equal(np.frombuffer(seen[-1], np.float32), np.concatenate([X, X * 4]))  # type: ignore[arg-type]
+    assert not reports
