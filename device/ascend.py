@@ -46,6 +46,7 @@ from .interface import (
     SiteSource,
     StreamId,
     TaskListener,
+    UninitRead,
 )
 from .soc import DEFAULT_SOC, SocProfile, available_socs, load_soc
 
@@ -238,7 +239,13 @@ class AscendNpu:
         self._check(self._acl.rt.synchronize_device())
 
     # -- kernels ----------------------------------------------------------------------------
-    def launch(self, kernel: KernelLaunch, stream: StreamId, site: object = None) -> None:
+    def launch(
+        self,
+        kernel: KernelLaunch,
+        stream: StreamId,
+        site: object = None,
+        on_uninit: Callable[[UninitRead], None] | None = None,
+    ) -> None:
         raise errors.FeatureNotSupported(
             f"kernel {kernel.name}: Python kernels run only on the simulated NPU; on a card use the real op provider",
             feature="python kernels",

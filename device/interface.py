@@ -353,8 +353,15 @@ class Device(Protocol):
     def capture_info(self, stream: StreamId) -> tuple[int, int]: ...  # (aclmdlRICaptureStatus, model or 0)
     def replay(self, entries: list[Callable[[StreamId], None]], stream: StreamId) -> None: ...
 
-    # kernels (caps.runs_python_kernels)
-    def launch(self, kernel: KernelLaunch, stream: StreamId, site: object = None) -> None: ...
+    # kernels (caps.runs_python_kernels); ``on_uninit``: this launch's initcheck reporter, in place of
+    # the kernel's own (a launch plan reuses one KernelLaunch while each call reports at its own site)
+    def launch(
+        self,
+        kernel: KernelLaunch,
+        stream: StreamId,
+        site: object = None,
+        on_uninit: Callable[[UninitRead], None] | None = None,
+    ) -> None: ...
     # a blocking host callback: tasks queued after this point wait until the hold is released
     def hold_stream(self, stream: StreamId) -> int: ...
     def release_stream(self, stream: StreamId, hold: int) -> None: ...

@@ -56,12 +56,19 @@ def _mark(heap: Heap, allocs: tuple[Allocation, ...] | None, index: int, addr: i
         allocs[index].written_state().mark(start, start + nbytes)
 
 
-def check_reads(heap: Heap, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None = None) -> None:
+def check_reads(
+    heap: Heap,
+    kernel: KernelLaunch,
+    allocs: tuple[Allocation, ...] | None = None,
+    on_uninit: Callable[[UninitRead], None] | None = None,
+) -> None:
     """Report every computing input that addresses never-written bytes.
 
     ``allocs``: the allocation of each argument when the caller has just proven them live (a
-    launch plan's memo); otherwise each is looked up.
+    launch plan's memo); otherwise each is looked up. ``on_uninit``: the launch's reporter when it
+    is not the kernel's own (one ``KernelLaunch`` of a plan serves calls from different sites).
     """
+    report = on_uninit if on_uninit is not None else kernel.on_uninit
     for index, (arg, role) in enumerate(zip(kernel.args, kernel.init_roles, strict=False)):
         if role is not InitRole.COMPUTES:
             continue
@@ -69,8 +76,8 @@ def check_reads(heap: Heap, kernel: KernelLaunch, allocs: tuple[Allocation, ...]
         if not count:
             continue
         read = UninitRead(kernel.name, index, arg.addr, arg.nbytes, count, first, heap.allocation_start(arg.addr))
-        if kernel.on_uninit is not None:
-            kernel.on_uninit(read)
+        if report is not None:
+            report(read)
         else:
             log.warning("device.uninitialised_read", kernel=kernel.name, addr=hex(arg.addr), unwritten=count)
 
@@ -89,6 +96,11 @@ def record_writes(
     if not roles:
         for index, arg in enumerate(kernel.args):
             if arg.access & Access.WRITE:
+                _mark(heap, allocs, index, arg.addr, arg.nbytes)
+        return
+    if InitRole.MOVES not in roles:  # no moved input, so no shadow run: outputs and written scratch count
+        for index, (arg, role) in enumerate(zip(kernel.args, roles, strict=False)):
+            if role in OUTPUTS or (role is InitRole.UNREAD and arg.access & Access.WRITE):
                 _mark(heap, allocs, index, arg.addr, arg.nbytes)
         return
     outputs = [i for i, role in enumerate(roles) if role in OUTPUTS]
@@ -121,3 +133,64 @@ def _shadow(heap: Heap, kernel: KernelLaunch, index: int) -> np.ndarray:
     if role is InitRole.MOVES or role in OUTPUTS:
         return (~heap.written_mask(arg.addr, arg.nbytes)).astype(np.uint8) * UNWRITTEN
     return heap.view(arg.addr, arg.nbytes, f"kernel {kernel.name}").copy()  # control input or scratch
+
+
+class BoundChecks:
+    """check_reads and record_writes of one launch over allocations proven to hold its buffers,
+    with what they look at worked out once: which buffers are computing inputs and which count as
+    written afterwards, at which offsets of which allocation. The device keeps it beside a kernel
+    body bound to the same views (the same launch, the same live allocations) and runs it in place
+    of the two calls, with the same reports and the same written state. Not for a launch with a
+    moved input (its outputs' state comes from a shadow run).
+    """
+
+    __slots__ = ("kernel", "marks", "reads")
+
+    def __init__(self, kernel: KernelLaunch, allocs: tuple[Allocation, ...]) -> None:
+        self.kernel = kernel
+        roles = kernel.init_roles
+        self.reads = tuple(
+            (index, allocs[index], arg.addr - allocs[index].info.addr, arg.nbytes)
+            for index, (arg, role) in enumerate(zip(kernel.args, roles, strict=False))
+            if role is InitRole.COMPUTES and arg.nbytes > 0
+        )
+        marks = []
+        for index, arg in enumerate(kernel.args):
+            role = roles[index] if index < len(roles) else None
+            if not roles:
+                written = bool(arg.access & Access.WRITE)
+            else:
+                written = role in OUTPUTS or (role is InitRole.UNREAD and bool(arg.access & Access.WRITE))
+            if written and arg.nbytes > 0:
+                start = arg.addr - allocs[index].info.addr
+                marks.append((allocs[index], start, start + arg.nbytes))
+        self.marks = tuple(marks)
+
+    @staticmethod
+    def applies(kernel: KernelLaunch) -> bool:
+        return InitRole.MOVES not in kernel.init_roles
+
+    def check_reads(self, heap: Heap, on_uninit: Callable[[UninitRead], None] | None) -> None:
+        """``check_reads`` of the launch (``on_uninit``: as there)."""
+        kernel = self.kernel
+        for index, alloc, start, nbytes in self.reads:
+            written = alloc.written
+            if written is None:
+                count, first = nbytes, alloc.info.addr + start
+            else:
+                count, offset = written.unwritten(start, start + nbytes)
+                if not count:
+                    continue
+                first = alloc.info.addr + offset
+            arg = kernel.args[index]
+            read = UninitRead(kernel.name, index, arg.addr, arg.nbytes, count, first, heap.allocation_start(arg.addr))
+            report = on_uninit if on_uninit is not None else kernel.on_uninit
+            if report is not None:
+                report(read)
+            else:
+                log.warning("device.uninitialised_read", kernel=kernel.name, addr=hex(arg.addr), unwritten=count)
+
+    def record_writes(self) -> None:
+        """``record_writes`` of the launch."""
+        for alloc, start, end in self.marks:
+            alloc.written_state().mark(start, end)

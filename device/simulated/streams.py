@@ -201,8 +201,11 @@ class Scheduler:
 
     def drain(self, st: Stream, upto_seq: int | None) -> None:
         """Run the queued tasks of ``st`` up to and including ``upto_seq`` (all when None)."""
-        while st.pending and (upto_seq is None or st.pending[0].seq <= upto_seq) and st.runnable(st.pending[0]):
-            task = st.pending[0]  # stays queued until it has run: an exception before then loses nothing
+        pending = st.pending
+        while (
+            pending and (upto_seq is None or pending[0].seq <= upto_seq) and (not st.holds or st.runnable(pending[0]))
+        ):
+            task = pending[0]  # stays queued until it has run: an exception before then loses nothing
             start = st.clock_us
             for dep_sid, dep_seq in task.after:
                 dep = self._streams.get(dep_sid)
@@ -256,9 +259,11 @@ class Scheduler:
             raise InvalidValue(f"timeout {timeout_ms} ms is invalid; expected -1 or > 0", timeout_ms=timeout_ms)
 
     def synchronize(self, sid: StreamId, timeout_ms: int) -> None:
-        self._check_timeout(timeout_ms)
+        if timeout_ms != -1:  # -1 (forever), the common case, is valid
+            self._check_timeout(timeout_ms)
         st = self.stream(sid)
-        self.refuse_captured(st, "Synchronizing a stream")
+        if st.capture is not None:
+            self.refuse_captured(st, "Synchronizing a stream")
         if timeout_ms > 0 and self.pending_duration_us(st) > timeout_ms * 1000:
             raise StreamSyncTimeout(
                 f"Stream synchronize timeout. stream={sid:#x}, timeout={timeout_ms}ms",

@@ -32,6 +32,9 @@ class WrittenBytes:
         if self._mask is not None:
             self._mask[start:end] = True
             return
+        for lo, hi in self._runs:
+            if lo <= start and end <= hi:  # already written (a buffer written again, as each replay does)
+                return
         kept: list[tuple[int, int]] = []
         for lo, hi in self._runs:
             if hi < start or lo > end:

@@ -19,7 +19,7 @@ from emulator.capi import Proto
 from emulator.diagnostics import Diagnostics, ReportKind
 from emulator.meta.describe import describe
 from emulator.meta.objects import Handle, aclScalarList, aclTensorList
-from emulator.tracking import Registry, capture_site
+from emulator.tracking import Registry, ResourceKind, capture_site
 
 
 def _objects(names: tuple[str, ...], args: tuple[object, ...]) -> Iterator[tuple[str, Handle]]:
@@ -36,17 +36,22 @@ def _objects(names: tuple[str, ...], args: tuple[object, ...]) -> Iterator[tuple
 
 def _all_live(registry: Registry, args: tuple[object, ...]) -> bool:
     """The common case, answered fast: every handle argument (and list member) is one of the process's own."""
+    enabled = registry.enabled
+    get = registry.get
     for arg in args:
         if isinstance(arg, Handle):
             if not arg.alive:
                 return False
-            if registry.enabled:
-                live = registry.get(arg.kind, arg.key)
+            if enabled:
+                live = get(arg.kind, id(arg))  # a handle's key is its id
                 if live is None or (live.ref is not None and live.ref is not arg):
                     return False
-            if isinstance(arg, aclTensorList | aclScalarList) and not _all_live(registry, arg.values):
+            if arg.kind in _LISTS and not _all_live(registry, arg.values):  # type: ignore[attr-defined]
                 return False
     return True
+
+
+_LISTS = (ResourceKind.TENSOR_LIST, ResourceKind.SCALAR_LIST)  # aclTensorList's and aclScalarList's kinds
 
 
 def argument_names(proto: Proto) -> tuple[str, ...]:

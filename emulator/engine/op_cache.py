@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from emulator.diagnostics import ReportKind
 from emulator.engine.executor import OpConfig, RepeatMode, aclOpExecutor, common_op_executor_run
+from emulator.engine.replay import CompiledReplay, compile_replay
 from emulator.errors import AclnnError, AclnnParamNullptr
 from emulator.lazylog import lazy_logger
 from emulator.meta.objects import (
@@ -77,7 +78,7 @@ def _arg_part(arg: Any, tensors: list[aclTensor]) -> tuple[object, int]:
     return repr(arg), 8
 
 
-def cache_key(api: str, config: OpConfig, args: tuple[Any, ...]) -> tuple[object, ...] | None:
+def cache_key(api: str, config: OpConfig, args: tuple[Any, ...]) -> CacheKey | None:
     """The key: API name, op config, every argument's description and the aliasing pattern of the tensors.
 
     The real key is a byte string in an 8192-byte per-thread buffer; here it is
@@ -90,16 +91,78 @@ def cache_key(api: str, config: OpConfig, args: tuple[Any, ...]) -> tuple[object
         return None
     first: dict[int, int] = {}
     labels = tuple(first.setdefault(id(t), len(first)) for t in tensors)
-    return (api, config.aic_num, config.aiv_num, config.deterministic, tuple(p for p, _ in parts), labels)
+    described = tuple(p for p, _ in parts)
+    return CacheKey((api, config.aic_num, config.aiv_num, config.deterministic, described, labels), described)
+
+
+class CacheKey:
+    """A key with its hash worked out once: the entry's own key object is looked up again on each hit
+    (``move_to_end``), and hashing the nested tuple every time would cost more than the guard saves."""
+
+    __slots__ = ("hash", "parts", "value")
+
+    def __init__(self, value: tuple[object, ...], parts: tuple[object, ...]) -> None:
+        self.value = value
+        self.parts = parts  # each argument's share, which a guard compares
+        self.hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CacheKey) and self.hash == other.hash and self.value == other.value
+
+
+_PLAIN = (bool, int, float, str)  # immutable: the same object, or an equal one, is the same key part
+
+
+def _guardable(args: tuple[Any, ...]) -> bool:
+    """Whether a guard can stand for the key of ``args``: no lists (their members' aliasing is in the key)."""
+    return not any(isinstance(arg, aclTensorList | aclScalarList) for arg in args)
+
+
+def _guard_holds(args: tuple[Any, ...], recorded: tuple[Any, ...], parts: tuple[object, ...]) -> bool:
+    """Whether ``args`` are the very objects of the recorded call, each still described as it was then.
+
+    Equal then means the same key: the same objects in the same positions alias alike, and every
+    field the key reads is compared again (a setter such as aclSetViewShape, or a kernel that gave an
+    output its data-dependent shape, changes a tensor in place). The recorded objects are held, so
+    no new object can take one's id while the guard stands.
+    """
+    if len(args) != len(recorded):
+        return False
+    for arg, old, part in zip(args, recorded, parts, strict=True):
+        kind = type(arg)
+        if arg is not old:  # a plain value equal to the recorded one is the same key part
+            if kind is not type(old) or kind not in _PLAIN or arg != old:
+                return False
+        elif kind is aclTensor:
+            if (arg.view_shape, arg.strides, arg.storage_shape, arg.dtype, arg.offset, arg.view_format) != part:
+                return False
+        elif kind is aclScalar:
+            if ("scalar", arg.data, arg.dtype) != part:
+                return False
+        elif arg is not None and kind not in _PLAIN and _arg_part(arg, [])[0] != part:
+            return False
+    return True
 
 
 @dataclass(eq=False)
 class CacheEntry:
     api: str
-    key: tuple[object, ...]
+    key: CacheKey
     template: aclOpExecutor
     workspace_size: int
+    config: OpConfig
     usable: bool = False
+    cached: bool = True  # False once it has left its thread's cache (evicted, replaced, made private)
+    guard: tuple[Any, ...] = ()  # the last call served from it: its arguments, compared again by the next
+    compiled: CompiledReplay | None = None  # phase 2 of a replay, compiled at the first one (None: not yet)
+    compile_tried: bool = False
+    tag: str = field(init=False)  # the replay objects' tag in the registry
+
+    def __post_init__(self) -> None:
+        self.tag = f"{self.api} (op-cache replay)"
 
 
 class OpExecCacheWrap(Handle):
@@ -109,11 +172,12 @@ class OpExecCacheWrap(Handle):
     __slots__ = ("args", "ctx", "entry")
 
     def __init__(self, entry: CacheEntry, args: tuple[Any, ...]) -> None:
-        super().__init__()
+        self.alive = True  # Handle's fields, set here: one replay object per cached call
+        self.owner = None
         self.entry = entry
         self.args = args
         self.ctx = entry.template.ctx
-        self.ctx.registry.add(ResourceKind.EXECUTOR, self.key, tag=f"{entry.api} (op-cache replay)", ref=self)
+        self.ctx.registry.add(ResourceKind.EXECUTOR, id(self), tag=entry.tag, ref=self)
 
     @property
     def api(self) -> str:
@@ -144,7 +208,8 @@ def substitutions(original: tuple[Any, ...], current: tuple[Any, ...]) -> dict[i
 class ThreadCache:
     def __init__(self, limit: int) -> None:
         self.limit = min(limit, MAX_LIMIT)
-        self.entries: OrderedDict[tuple[object, ...], CacheEntry] = OrderedDict()
+        self.entries: OrderedDict[CacheKey, CacheEntry] = OrderedDict()
+        self.recent: dict[str, CacheEntry] = {}  # per API, the entry its last call was served from
         self.hits = 0
 
 
@@ -165,14 +230,30 @@ class OpCache:
     def lookup(self, api: str, config: OpConfig, args: tuple[Any, ...]) -> tuple[int, OpExecCacheWrap, int] | None:
         if self.disabled:
             return None
-        key = cache_key(api, config, args)
         cache = self.thread()
+        entry = cache.recent.get(api)
+        if (
+            entry is not None
+            and entry.cached
+            and entry.usable
+            and (entry.config is config or entry.config == config)
+            and _guard_holds(args, entry.guard, entry.key.parts)
+        ):
+            return self._hit(cache, entry, args)
+        key = cache_key(api, config, args)
         if key is None:
             return None
         entry = cache.entries.get(key)
         if entry is None or not entry.usable or entry.api != api:
             return None
-        cache.entries.move_to_end(key)
+        if _guardable(args):
+            entry.guard = args
+            cache.recent[api] = entry
+        return self._hit(cache, entry, args)
+
+    @staticmethod
+    def _hit(cache: ThreadCache, entry: CacheEntry, args: tuple[Any, ...]) -> tuple[int, OpExecCacheWrap, int]:
+        cache.entries.move_to_end(entry.key)
         cache.hits += 1
         return entry.workspace_size, OpExecCacheWrap(entry, args), OK
 
@@ -186,8 +267,14 @@ class OpCache:
         cache = self.thread()
         if key not in cache.entries and len(cache.entries) >= cache.limit:
             for _ in range(min(SHRINK, len(cache.entries))):
-                cache.entries.popitem(last=False)
-        entry = CacheEntry(executor.api, key, executor, executor.workspace_size or 0)
+                cache.entries.popitem(last=False)[1].cached = False
+        replaced = cache.entries.get(key)
+        if replaced is not None:
+            replaced.cached = False
+        entry = CacheEntry(executor.api, key, executor, executor.workspace_size or 0, config)
+        if _guardable(args):
+            entry.guard = args
+            cache.recent[executor.api] = entry
         cache.entries[key] = entry
         executor.cache = entry
 
@@ -195,6 +282,7 @@ class OpCache:
         """aclSetAclOpExecutorRepeatable: the entry leaves the shared cache and becomes private."""
         entry = executor.cache
         if isinstance(entry, CacheEntry):
+            entry.cached = False
             self.thread().entries.pop(entry.key, None)
 
     def run(self, workspace: int, workspace_size: int, executor: object, stream: int) -> int:
@@ -225,7 +313,14 @@ class OpCache:
         try:
             if workspace_size > 0 and not workspace:
                 raise AclnnParamNullptr(f"workspace is null but workspaceSize is {workspace_size}", msg_id=None)
-            subst = substitutions(wrap.entry.template.l2_inputs, wrap.args)
-            return wrap.entry.template.replay(workspace, workspace_size, stream, subst, site)
+            entry = wrap.entry
+            compiled = entry.compiled
+            if compiled is None and not entry.compile_tried:
+                entry.compile_tried = True
+                compiled = entry.compiled = compile_replay(entry.template)
+            if compiled is not None and compiled.current():
+                return compiled.run(workspace, stream, wrap.args, site)
+            subst = substitutions(entry.template.l2_inputs, wrap.args)
+            return entry.template.replay(workspace, workspace_size, stream, subst, site)
         finally:
             wrap.destroy(site)

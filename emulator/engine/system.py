@@ -145,12 +145,13 @@ class AclnnState:
         """aclnnInit (or aclInit) ran: ops are called in the documented order again."""
         self.initialised, self.finalized, self.use_warned = True, False, False
 
-    def check_use(self, api: str) -> None:
+    def check_use(self, api: str, suffix: str = "") -> None:
         """An op called before aclnnInit or after aclnnFinalize: one lifecycle warning, the call goes on.
 
         The documentation forbids both; the real library runs the op anyway (packages load lazily on
         the first lookup; after finalize only the released tiling compile info is stale), so only the
-        first such call after each change of state is logged, not every call of a loop.
+        first such call after each change of state is logged, not every call of a loop. The C name
+        is ``api + suffix``, joined only for the warning (every phase 1 of a loop asks).
         """
         if self.use_warned or (self.initialised and not self.finalized):
             return
@@ -159,4 +160,4 @@ class AclnnState:
             problem, rule = "called after aclnnFinalize", USE_AFTER_FINALIZE_RULE
         else:
             problem, rule = "called before aclnnInit", USE_BEFORE_INIT_RULE
-        log.warning("aclnn.lifecycle", api=api, problem=problem, rule=rule)
+        log.warning("aclnn.lifecycle", api=api + suffix, problem=problem, rule=rule)

@@ -111,7 +111,7 @@ def l0_label(label: str) -> Iterator[None]:
 def run_phase1(op: OpContext, api: str, body: Callable[..., Phase1Result], args: tuple[Any, ...]) -> Phase1Result:
     """Phase 1 of ``api`` with ``args`` (already type-checked by the face)."""
     state = op.aclnn
-    state.check_use(f"{api}GetWorkspaceSize")  # the C function the user called
+    state.check_use(api, "GetWorkspaceSize")  # the C function the user called
     soc = op.soc
     state.load_packages(soc.soc_version)
     config = state.thread_config(soc)

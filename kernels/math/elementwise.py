@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import ml_dtypes
 import numpy as np
@@ -19,7 +19,15 @@ import numpy as np
 from emulator.device.interface import BlockContext, Engine, KernelAttrs
 from emulator.engine.tiling import KernelAttrsFunc, KernelSignature, TensorDesc
 from emulator.kernels.math.reduce_common import pieces
-from emulator.opdev import BinSpec, OpImpl, RangeKernel, TilingContext, TilingResult, elementwise_tiling
+from emulator.opdev import (
+    BinSpec,
+    OpImpl,
+    RangeKernel,
+    TilingContext,
+    TilingResult,
+    block_range,
+    elementwise_tiling,
+)
 
 Shape = tuple[int, ...]
 BF16 = np.dtype(ml_dtypes.bfloat16)
@@ -113,7 +121,60 @@ def binary_kernel(compute: Compute[A]) -> RangeKernel:
             result = compute(a.astype(work, copy=False), b.astype(work, copy=False), ctx, None)
             dest[...] = result.astype(dy, copy=False)
 
-    return RangeKernel(body)
+    return BinaryKernel(body, compute)
+
+
+class BinaryKernel(RangeKernel):
+    """A binary range kernel that can also bind a run of blocks to its views (``bind_blocks``).
+
+    A launch plan runs the same launch over the same views again and again; when both inputs are
+    read as they are (no broadcast gather, no cast: each is a slice of its view) and the result
+    lands in the output in place, everything but the numbers is the same each run, so the slices
+    are cut once and each run is the one ``compute`` call into the output's slice.
+    """
+
+    __slots__ = ("compute",)
+
+    def __init__(self, body: Callable[..., None], compute: Compute[Any]) -> None:
+        super().__init__(body)
+        self.compute = compute
+
+    def bind_blocks(
+        self, first: BlockContext[Any], count: int, x1: np.ndarray, x2: np.ndarray, y: np.ndarray
+    ) -> Callable[[], None] | None:
+        """``run_blocks(first, count, x1, x2, y)`` bound to these views, or None where it would gather or cast."""
+        attrs = first.attrs
+        d1, d2, dy = attrs.x1_dtype, attrs.x2_dtype, attrs.y_dtype
+        if not d1 == d2 == dy == compute_dtype(d1, d2, dy):
+            return None
+        out_shape = attrs.y_shape
+        if any(shape != out_shape and _count(shape) != 1 for shape in (attrs.x1_shape, attrs.x2_shape)):
+            return None
+        lo = block_range(first.tiling, first.block_idx)[0]
+        hi = block_range(first.tiling, first.block_idx + count - 1)[1]
+        if lo >= hi:
+            return _nothing
+        a = _read(x1, d1, attrs.x1_shape, out_shape, lo, hi)  # views: each run reads the bytes they show then
+        b = _read(x2, d2, attrs.x2_shape, out_shape, lo, hi)
+        dest = y.view(dy)[lo:hi]
+        compute = self.compute
+
+        def run() -> None:
+            with np.errstate(over="ignore", invalid="ignore"):  # as the body: IEEE results, no warnings
+                compute(a, b, first, dest)
+
+        return run
+
+
+def _count(shape: tuple[int, ...]) -> int:
+    count = 1
+    for d in shape:
+        count *= d
+    return count
+
+
+def _nothing() -> None:
+    """An empty range: nothing to compute."""
 
 
 def binary_tiling(ctx: TilingContext) -> TilingResult:

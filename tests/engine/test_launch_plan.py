@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from emulator import acl, aclnn, process, trace
 from emulator.acl import constants as c
 from emulator.config import Settings
-from emulator.engine.launchers import AiCoreLauncher
+from emulator.engine.plan import LaunchPlan
+from emulator.engine.replay import PlanLaunch
 from emulator.faults import Injector
 
 N = 16
@@ -67,7 +68,7 @@ class World:
         return host.tobytes()
 
     def observed(self) -> tuple[object, ...]:
-        reports = [(d.api, d.message, d.kind, str(d.site)) for d in process.current().diagnostics]
+        reports = [(d.api, handle_ids(d.message), d.kind, str(d.site)) for d in process.current().diagnostics]
         return tuple(self.seen), self.out(), tuple(reports)
 
 
@@ -75,6 +76,11 @@ def recent_message() -> str | None:
     """aclGetRecentErrMsg without its "[PID: n] time" prefix, which differs between the two processes."""
     text = acl.get_recent_err_msg()
     return re.sub(r"^\[PID: \d+\] \S+ ", "", text) if text else text
+
+
+def handle_ids(message: str) -> str:
+    """A report's text without the handles' Python ids (object addresses differ between the two processes)."""
+    return re.sub(r"(aclTensor|aclScalar) 0x[0-9a-f]+", r"\1 <id>", message)
 
 
 X = np.arange(N, dtype=np.float32)
@@ -125,23 +131,28 @@ def test_replay_reads_the_new_inputs() -> None:
 
 
 def test_a_replay_launches_the_plan() -> None:
-    """The hit really goes through the plan (not the full launch), with the plan's memo."""
+    """The hit really goes through the entry's compiled replay of the plan (not the full launch),
+    with the plan's memo, the same KernelLaunch while the addresses stay, and the bound kernel body."""
     with world(True) as w:
-        launched: list[object] = []
-        original = AiCoreLauncher._launch_plan
+        launched: list[tuple[object, object]] = []
+        original = PlanLaunch.launch
 
-        def spy(self: AiCoreLauncher, ctx: Any, plan: Any) -> None:
-            launched.append(plan)
-            original(self, ctx, plan)
+        def spy(self: PlanLaunch, *args: Any) -> None:
+            original(self, *args)
+            launched.append((self.plan, self.kernel))
 
-        AiCoreLauncher._launch_plan = spy  # type: ignore[method-assign]
+        PlanLaunch.launch = spy  # type: ignore[method-assign]
         try:
             w.add()
             w.add()
+            w.add()
         finally:
-            AiCoreLauncher._launch_plan = original  # type: ignore[method-assign]
-        assert len(launched) == 2 and launched[0] is launched[1]
-        assert launched[0].memo.bounds is not None and launched[0].memo.views is not None  # type: ignore[attr-defined]
+            PlanLaunch.launch = original  # type: ignore[method-assign]
+        assert len(launched) == 3 and launched[0][0] is launched[1][0] is launched[2][0]
+        assert launched[1][1] is launched[2][1]  # same addresses: the launch is not built again
+        plan = launched[0][0]
+        assert isinstance(plan, LaunchPlan) and plan.memo.bounds is not None and plan.memo.views is not None
+        assert len(plan.memo.views) == 5 and plan.memo.views[4][0] is launched[2][1]  # the body bound to it
 
 
 def test_a_freed_input_is_caught_as_without_the_plan() -> None:
@@ -311,3 +322,190 @@ def test_signatures_that_differ_never_share_a_plan(
         alpha = second[2]  # any view: the same storage elements pair up, in storage order
         expected = (x + np_dtype(3) * np_dtype(alpha)).astype(np_dtype)
         np.testing.assert_array_equal(got, expected)
+
+
+# -- the shortcuts of a cached call: the guard of phase 1, the reused launch of phase 2 ---------------
+
+
+def test_a_tensor_reshaped_through_its_setter_between_calls() -> None:
+    """aclInitTensor changes a tensor in place: the guard (the same object as last time) must not hold."""
+
+    def scenario(w: World) -> None:
+        w.add()
+        x = w.tensors["x"]
+        w.seen.append(aclnn.aclInitTensor(x, [2, 8], 2, aclnn.ACL_FLOAT, None, 0, 2, [N], 1, 0))
+        w.add()  # [2, 8] + [16] does not broadcast: the op's own check, not a replay
+        w.seen.append(aclnn.aclInitTensor(x, [N], 1, aclnn.ACL_FLOAT, None, 0, 2, [N], 1, 0))
+        w.add()
+        w.add()
+
+    seen, out, _ = both(scenario)
+    assert seen[3][0] != 0 and seen[-1][:3] == (0, 0, 0)  # type: ignore[index]
+    assert np.array_equal(np.frombuffer(out, np.float32), X + Y)
+
+
+def test_an_address_set_between_calls() -> None:
+    """aclSetRawTensorAddr moves the same tensor object: the replay reads the new address."""
+
+    def scenario(w: World) -> None:
+        w.add()
+        ptr, ret = acl.rt.malloc(N * 4, 0)
+        assert ret == 0
+        w.write(ptr, X * 5)
+        w.seen.append(aclnn.aclSetRawTensorAddr(w.tensors["x"], ptr))
+        w.add()
+        w.write(w.ptrs["x"], X * 7)  # the old buffer: no longer read
+        w.add()
+
+    _, out, reports = both(scenario)
+    assert np.array_equal(np.frombuffer(out, np.float32), X * 5 + Y)
+    assert not reports
+
+
+def test_a_tensor_destroyed_and_created_again_at_the_same_address() -> None:
+    def scenario(w: World) -> None:
+        w.add()
+        old = w.tensors["x"]
+        w.seen.append(aclnn.aclDestroyTensor(old))
+        w.add()  # the destroyed object itself: the sanitizer's use-after-destroy report, as without the cache
+        w.tensors["x"] = aclnn.aclCreateTensor([N], 1, aclnn.ACL_FLOAT, None, 0, 2, [N], 1, w.ptrs["x"])
+        w.write(w.ptrs["x"], X * 2)
+        w.add()
+        w.add()
+
+    _, out, reports = both(scenario)
+    assert np.array_equal(np.frombuffer(out, np.float32), X * 2 + Y)
+    assert any("already destroyed" in str(r[1]) for r in reports)  # type: ignore[union-attr]
+
+
+def test_alpha_replaced_between_calls() -> None:
+    def scenario(w: World) -> None:
+        w.add()
+        w.alpha = aclnn.aclCreateScalar(2.0, aclnn.ACL_FLOAT)
+        w.add()
+        w.add()
+
+    _, out, _ = both(scenario)
+    assert np.array_equal(np.frombuffer(out, np.float32), X + 2 * Y)
+
+
+def test_tracing_switched_on_between_replays() -> None:
+    def events_of(cached: bool) -> list[tuple[str, str, int | None]]:
+        with world(cached) as w:
+            w.add()
+            w.add()
+            tracer = trace.start_trace()
+            w.add()
+            w.add()
+            trace.stop_trace()
+            w.add()
+            return [(e.kind, e.name, e.status) for e in tracer.events if e.kind in ("api", "task")]
+
+    cached = events_of(True)
+    assert cached == events_of(False)
+    assert [name for kind, name, _ in cached if kind == "task"]  # the replayed kernels are on the trace
+
+
+def test_a_fault_armed_between_replays() -> None:
+    def scenario(w: World) -> None:
+        w.add()
+        w.add()
+        injector = Injector()
+        injector.inject("aclnnAddGetWorkspaceSize", nth=1)
+        injector.inject("aclrtSynchronizeStream", nth=2)
+        try:
+            w.add()
+            w.add()
+        finally:
+            injector.clear()
+        w.add()
+
+    seen, _, _ = both(scenario)
+    assert seen[3][0] != 0 and seen[4][2] != 0 and seen[5][:3] == (0, 0, 0)  # type: ignore[index]
+
+
+def test_an_output_written_elsewhere_between_replays_is_written_again() -> None:
+    """The bound kernel body computes from the bytes at each run, into the same output."""
+
+    def scenario(w: World) -> None:
+        w.add()
+        w.write(w.ptrs["out"], np.full(N, 9, np.float32))
+        w.write(w.ptrs["y"], Y * 8)
+        w.add()
+
+    _, out, _ = both(scenario)
+    assert np.array_equal(np.frombuffer(out, np.float32), X + Y * 8)
+
+
+def test_two_replays_queued_before_one_synchronize_report_their_own_sites() -> None:
+    """One KernelLaunch serves both; each call's initcheck report names that call's line."""
+
+    def scenario(w: World) -> None:
+        w.tensor("y", None)  # never written
+        t = w.tensors
+        for _ in range(2):
+            ws, executor, ret1 = aclnn.aclnnAddGetWorkspaceSize(t["x"], t["y"], w.alpha, t["out"])
+            w.seen.append((ret1, aclnn.aclnnAdd(0, ws, executor, w.stream)))
+        ws, executor, ret1 = aclnn.aclnnAddGetWorkspaceSize(t["x"], t["y"], w.alpha, t["out"])
+        w.seen.append((ret1, aclnn.aclnnAdd(0, ws, executor, w.stream)))  # another line of this file
+        w.seen.append(acl.rt.synchronize_stream(w.stream))
+
+    _, _, reports = both(scenario)
+    sites = [r[3] for r in reports if "uninitialised read" in str(r[1])]
+    assert len(sites) == 3 and sites[0] == sites[1] != sites[2]
+
+
+def test_bound_initcheck_counts_a_half_written_input_and_marks_the_output() -> None:
+    """The replays run initcheck's bound checks: a half-written input is reported with the same count and
+    first offset, and the output they wrote counts as written for the next op that reads it."""
+
+    def scenario(w: World) -> None:
+        w.tensor("x", None)
+        w.tensor("out", None)
+        half = np.arange(N // 2, dtype=np.float32)
+        assert acl.rt.memcpy(w.ptrs["x"], half.nbytes, half.ctypes.data, half.nbytes, c.ACL_MEMCPY_HOST_TO_DEVICE) == 0
+        for _ in range(3):
+            w.add()
+        blank, ret = acl.rt.malloc(N * 4, 0)  # never written: copied over the output, it unwrites it
+        assert ret == 0
+        w.seen.append(acl.rt.memcpy(w.ptrs["out"], N * 4, blank, N * 4, c.ACL_MEMCPY_DEVICE_TO_DEVICE))
+        w.add()  # the bound replay writes the output again
+        t = w.tensors
+        w.tensor("z", np.zeros(N, np.float32))
+        ws, executor, ret1 = aclnn.aclnnAddGetWorkspaceSize(t["out"], t["y"], w.alpha, w.tensors["z"])
+        w.seen.append((ret1, aclnn.aclnnAdd(0, ws, executor, w.stream), acl.rt.synchronize_stream(w.stream)))
+
+    _, _, reports = both(scenario)
+    uninit = [str(r[1]) for r in reports if "uninitialised read" in str(r[1])]
+    assert len(uninit) == 4 and all("32 of the 64 bytes" in text and "+32" in text for text in uninit)
+
+
+def test_a_list_argument_replays_with_its_members_addresses() -> None:
+    """aclnnCat's inputs come in a tensor list: a list takes the full key (no guard), and the
+    compiled replay reads each member's address; a new list over a moved member reads the new one."""
+
+    def cat(w: World, members: list[str]) -> None:
+        t = w.tensors
+        tensors = aclnn.aclCreateTensorList([t[name] for name in members], len(members))
+        ws, executor, ret1 = aclnn.aclnnCatGetWorkspaceSize(tensors, 0, t["wide"])
+        ret2 = aclnn.aclnnCat(0, ws, executor, w.stream)
+        ret3 = acl.rt.synchronize_stream(w.stream)
+        w.seen.append((ret1, ret2, ret3, recent_message()))
+
+    def scenario(w: World) -> None:
+        ptr, ret = acl.rt.malloc(2 * N * 4, 0)
+        assert ret == 0
+        w.ptrs["wide"] = ptr
+        w.tensors["wide"] = aclnn.aclCreateTensor([2 * N], 1, aclnn.ACL_FLOAT, None, 0, 2, [2 * N], 1, ptr)
+        for _ in range(3):
+            cat(w, ["x", "y"])
+        w.tensor("y", X * 4)  # a new buffer and tensor for the second member
+        cat(w, ["x", "y"])
+        cat(w, ["x", "y"])
+        host = np.zeros(2 * N, np.float32)
+        acl.rt.memcpy(host.ctypes.data, host.nbytes, ptr, host.nbytes, c.ACL_MEMCPY_DEVICE_TO_HOST)
+        w.seen.append(host.tobytes())
+
+    seen, _, reports = both(scenario)
+    assert np.array_equal(np.frombuffer(seen[-1], np.float32), np.concatenate([X, X * 4]))  # type: ignore[arg-type]
+    assert not reports
