@@ -54,6 +54,8 @@ def _int_range(bits: int) -> Accept:
     def accept(value: object) -> bool:
         if type(value) is int:  # the common case, without the bool / numpy questions
             return lo <= value <= hi
+        if isinstance(value, int):  # an IntEnum member (aclnn.ACL_FLOAT …) compares as its int; a bool is none
+            return not isinstance(value, bool) and lo <= value <= hi
         return is_integer(value) and lo <= operator.index(value) <= hi
 
     accept.int_range = (lo, hi)  # type: ignore[attr-defined]  # lets a sequence check a list of ints at C speed
@@ -72,25 +74,49 @@ def _optional(accept: Accept) -> Accept:
     return lambda value: value is None or accept(value)
 
 
-def _sequence_of(element: Accept, numpy_kinds: str) -> Accept:
+_PLAIN_INTS = frozenset({int})
+_SHORT = 6  # up to this many plain ints, a loop in Python checks them faster than set / min / max calls
+
+
+def _sequence_of(element: Accept, numpy_kinds: str, *, exact: frozenset[type] = frozenset()) -> Accept:
+    """An array parameter's check. Shortcuts give the per-item answer without a call per item: a
+    list of plain ints is range-checked in a loop (short, as dims are) or with ``min``/``max``, and a
+    list whose items are all of the ``exact`` types (a handle array's class and ``NoneType``) is
+    accepted by their types alone. Anything else is asked of ``element``, item by item.
+    """
+
     def accept(value: object) -> bool:
+        kind = type(value)
+        if kind is list or kind is tuple:
+            if int_range is not None:
+                if len(value) <= _SHORT:  # type: ignore[arg-type]
+                    for item in value:  # type: ignore[attr-defined]
+                        if type(item) is not int or not lo <= item <= hi:
+                            return all(element(item) for item in value)  # type: ignore[attr-defined]
+                    return True
+                if set(map(type, value)) <= _PLAIN_INTS:  # type: ignore[call-overload]
+                    return lo <= min(value) and max(value) <= hi  # type: ignore[call-overload]
+            elif exact and set(map(type, value)) <= exact:  # type: ignore[call-overload]
+                return True
+            return all(element(item) for item in value)  # type: ignore[attr-defined]
         if value is None:
             return True
         if isinstance(value, np.ndarray):
             return value.ndim == 1 and value.dtype.kind in numpy_kinds
         if not isinstance(value, list | tuple):
             return False
-        if int_range is not None and value and set(map(type, value)) == {int}:
-            return int_range[0] <= min(value) and max(value) <= int_range[1]  # the same answer, without a call per item
+        if int_range is not None and value and set(map(type, value)) == {int}:  # a list or tuple subclass
+            return lo <= min(value) and max(value) <= hi
         return all(element(item) for item in value)
 
     int_range: tuple[int, int] | None = getattr(element, "int_range", None)
+    lo, hi = int_range if int_range is not None else (0, 0)
     return accept
 
 
 def is_address(value: object) -> bool:
     """``void *`` and the runtime handles: an integer address; None and 0 are nullptr."""
-    return value is None or is_integer(value)
+    return value is None or type(value) is int or is_integer(value)
 
 
 def is_opaque_pointer(value: object) -> bool:
@@ -235,14 +261,19 @@ def _is_dict(value: object) -> bool:
     return isinstance(value, dict)
 
 
-def handle_type(name: str, is_const: bool) -> CType:
+def _handle_class(name: str) -> type:
     from emulator.meta import objects  # the parameter-object classes; objects imports nothing of capi
 
+    cls: type = getattr(objects, name)
+    return cls
+
+
+def handle_type(name: str, is_const: bool) -> CType:
     accept: Accept
     if name == "aclOpExecutor":
         accept = is_opaque_pointer
     else:
-        cls: Any = getattr(objects, name)
+        cls: Any = _handle_class(name)
         accept = _optional(lambda v: isinstance(v, cls))
     return CType(("const " if is_const else "") + f"{name} *", "handle", accept, f"{name} | None")
 
@@ -261,7 +292,9 @@ def array_type(element: str, is_const: bool) -> CType:
         python = "Sequence[bool] | None"
     elif element in META_HANDLES:
         handle = handle_type(element, True)
-        accept = _sequence_of(handle.accepts, "")
+        classes = () if element == "aclOpExecutor" else (_handle_class(element),)
+        exact = frozenset({*classes, type(None)})
+        accept = _sequence_of(handle.accepts, "", exact=exact)
         python = f"Sequence[{element} | None] | None"
         return CType(f"{prefix}{element} *const *", "array", accept, python, element)
     else:
