@@ -1,6 +1,6 @@
 """The bytes aclCreateScalar copies from its ``void *value``: a Python number in the dtype, or raw bytes.
 
-C copies the dtype's size from the pointer; the Python face takes the value itself (DESIGN.md), so
+C copies the dtype's size from the pointer; the Python face takes the value itself (a number, a numpy scalar or bytes), so
 a number is converted first, and refused where a C cast would be undefined (an integer dtype given
 NaN, or a value outside its range). ``plain_bytes`` is the common case done with ``struct`` and
 ``int.to_bytes`` — a float or an int into float32/float64/float16, an int into an integer dtype,
