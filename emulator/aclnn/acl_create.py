@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from emulator import process
-from emulator.aclnn.c_arrays import array_values, dims, members, plain_dims, plain_ints, read, small_vector
+from emulator.aclnn.c_arrays import array_values, dims, plain_dims, plain_ints, plain_members, read, same, small_vector
 from emulator.aclnn.scalar_value import plain_bytes, scalar_bytes
 from emulator.boundary import report_undefined
 from emulator.cface import Address, Bools, Dims, Floats, Scalars, Tensors, aclnn_api, address, live
@@ -80,19 +80,19 @@ def aclCreateTensor(
     """
     view = plain_dims(viewDims, viewDimsNum)
     storage = plain_dims(storageDims, storageDimsNum)
-    strides = None
     if view is not None and storage is not None and format not in PRIVATE_FORMATS:
         strides = contiguous_strides(view) if stride is None else plain_dims(stride, viewDimsNum)
-    if strides is None:  # not the common case: the general path decides (and reports) it all
-        return _create_tensor(
-            viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum, tensorData
-        )
-    tensor = aclTensor(
-        view, strides, _index(offset), int(format), storage, to_op_format(format),
-        to_op_dtype(dataType), int(tensorData or 0),
-    )  # fmt: skip
-    process.current().registry.add(TENSOR, id(tensor), ref=tensor)
-    return tensor
+        if strides is not None:
+            tensor = aclTensor(
+                view, strides, _index(offset), int(format), storage, to_op_format(format),
+                to_op_dtype(dataType), int(tensorData or 0),
+            )  # fmt: skip
+            process.current().registry.add(TENSOR, id(tensor), ref=tensor)
+            return tensor
+    # not the common case: the general path decides (and reports) it all
+    return _create_tensor(
+        viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum, tensorData
+    )
 
 
 def _create_tensor(
@@ -156,7 +156,7 @@ def aclCreateScalar(value: object, dataType: int) -> aclScalar | None:
 @aclnn_api("aclCreateIntArray")
 def aclCreateIntArray(value: Dims, size: int) -> aclIntArray | None:
     """aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size): null or 0 gives an empty array."""
-    values = plain_ints(value, size)
+    values: tuple[object, ...] | None = plain_ints(value, size)
     if values is None:
         values = array_values(value, size, "aclCreateIntArray", _index)
         if values is None:
@@ -182,6 +182,11 @@ def aclCreateBoolArray(value: Bools, size: int) -> aclBoolArray | None:
     return None if values is None else _register(aclBoolArray(values))  # type: ignore[return-value]
 
 
+def _members(value: object, size: int, api: str) -> tuple[object, ...] | None:
+    values = plain_members(value, size)
+    return array_values(value, size, api, same) if values is None else values
+
+
 def _adopt(container: aclTensorList | aclScalarList, api: str) -> None:
     """The list owns its members from now on: a member's leak is reported as the list's."""
     registry = process.current().registry
@@ -204,7 +209,7 @@ def aclCreateTensorList(value: Tensors, size: int) -> aclTensorList | None:
 
     Holds the caller's tensors themselves (no copies) and owns them from now on.
     """
-    values = members(value, size, "aclCreateTensorList")
+    values = _members(value, size, "aclCreateTensorList")
     if values is None:
         return None
     tensors = aclTensorList(values)
@@ -216,7 +221,7 @@ def aclCreateTensorList(value: Tensors, size: int) -> aclTensorList | None:
 @aclnn_api("aclCreateScalarList")
 def aclCreateScalarList(value: Scalars, size: int) -> aclScalarList | None:
     """aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)"""
-    values = members(value, size, "aclCreateScalarList")
+    values = _members(value, size, "aclCreateScalarList")
     if values is None:
         return None
     scalars = aclScalarList(values)

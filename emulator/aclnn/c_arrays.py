@@ -92,12 +92,13 @@ def array_values(value: object, size: int, api: str, convert: Callable[[Any], ob
     return tuple(convert(v) for v in seq[:size])
 
 
-def members(value: object, size: int, api: str) -> tuple[object, ...] | None:
-    """A list's members as given (no copies): ``array_values`` without a call per member."""
-    if type(value) in _PLAIN and len(value) == size:  # type: ignore[arg-type]
-        return tuple(value)  # type: ignore[arg-type]
-    return array_values(value, size, api, _same)
+def plain_members(values: object, size: int) -> tuple[object, ...] | None:
+    """A list's members as given when it is a list or tuple of exactly ``size``, else None (``array_values``)."""
+    if type(values) in _PLAIN and len(values) == size:  # type: ignore[arg-type]
+        return tuple(values)  # type: ignore[arg-type]
+    return None
 
 
-def _same(member: object) -> object:
+def same(member: object) -> object:
+    """A list member as it is: the list holds the caller's objects, not copies."""
     return member

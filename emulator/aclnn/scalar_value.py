@@ -1,14 +1,14 @@
 """The bytes aclCreateScalar copies from its ``void *value``: a Python number in the dtype, or raw bytes.
 
-C copies the dtype's size from the pointer; the Python face takes the value itself (a number, a numpy scalar or bytes), so
-a number is converted first, and refused where a C cast would be undefined (an integer dtype given
-NaN, or a value outside its range). ``plain_bytes`` is the common case done with ``struct`` and
-``int.to_bytes`` — a float or an int into float32/float64/float16, an int into an integer dtype,
-raw bytes — and says None for everything else, which ``scalar_bytes`` then converts through numpy as
-before. The two give the same bytes wherever the first answers (tests/unit/test_create_fast_path.py):
-both are the IEEE round-to-nearest of the same double (an int only where the float dtype holds it
-exactly), and an overflow, a NaN or an out-of-range int takes the full path, with its infinity or
-its refusal.
+C copies the dtype's size from the pointer; the Python face takes the value itself (a number, a
+numpy scalar or bytes), so a number is converted first, and refused where a C cast would be
+undefined (an integer dtype given NaN, or a value outside its range). ``plain_bytes`` is the common
+case done with ``struct`` and ``int.to_bytes`` — a float or an int into float32/float64/float16, an
+int into an integer dtype, raw bytes — and says None for everything else, which ``scalar_bytes``
+then converts through numpy as before. The two give the same bytes wherever the first answers
+(tests/unit/test_create_fast_path.py): both are the IEEE round-to-nearest of the same double (an int
+only where the float dtype holds it exactly), and an overflow, a NaN or an out-of-range int takes
+the full path, with its infinity or its refusal.
 """
 
 from __future__ import annotations
