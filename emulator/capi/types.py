@@ -31,6 +31,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any, TypeGuard
 
 import numpy as np
@@ -52,11 +53,18 @@ def _int_range(bits: int) -> Accept:
     lo, hi = -(1 << (bits - 1)), (1 << bits) - 1
 
     def accept(value: object) -> bool:
-        if type(value) is int:  # the common case, without the bool / numpy questions
-            return lo <= value <= hi
-        if isinstance(value, int):  # an IntEnum member (aclnn.ACL_FLOAT …) compares as its int; a bool is none
+        kind = type(value)
+        if kind is int:  # the common case, without the bool / numpy questions
+            return lo <= value <= hi  # type: ignore[operator]
+        if kind in enums_that_fit:  # aclnn.ACL_FLOAT …: a member of an enum whose every member is in range
+            return True
+        if isinstance(value, int):  # an int subclass compares as its int; a bool is no integer
+            if isinstance(value, IntEnum) and all(lo <= member <= hi for member in kind):  # type: ignore[attr-defined]
+                enums_that_fit.add(kind)  # an IntEnum has no members but those it was made with
             return not isinstance(value, bool) and lo <= value <= hi
         return is_integer(value) and lo <= operator.index(value) <= hi
+
+    enums_that_fit: set[type] = set()
 
     accept.int_range = (lo, hi)  # type: ignore[attr-defined]  # lets a sequence check a list of ints at C speed
     return accept
@@ -274,7 +282,7 @@ def handle_type(name: str, is_const: bool) -> CType:
         accept = is_opaque_pointer
     else:
         cls: Any = _handle_class(name)
-        accept = _optional(lambda v: isinstance(v, cls))
+        accept = lambda v: v is None or isinstance(v, cls)  # noqa: E731 - one call per handle argument, not two
     return CType(("const " if is_const else "") + f"{name} *", "handle", accept, f"{name} | None")
 
 

@@ -15,6 +15,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from enum import IntEnum
 from typing import Any
 from unittest import mock
 
@@ -285,3 +286,16 @@ def test_array_count_in_reads_the_named_arguments() -> None:
     args: tuple[Any, ...] = (0x10, 3, 2, 0)
     for expression in ("inputCount", "inputCount + outputCount"):
         assert array_count_in(expression, names, args) == array_count(expression, dict(zip(names, args, strict=True)))
+
+
+def test_an_enum_with_a_member_out_of_range_is_checked_member_by_member() -> None:
+    """The per-enum shortcut holds only for enums whose every member fits the C type."""
+
+    class Wide(IntEnum):
+        SMALL = 1
+        HUGE = 1 << 40
+
+    accepts = scalar_type("int32_t").accepts
+    assert accepts(Wide.SMALL) and not accepts(Wide.HUGE) and accepts(Wide.SMALL)
+    assert accepts(aclDataType.ACL_FLOAT) and accepts(aclDataType.ACL_FLOAT)
+    assert not accepts(True)
