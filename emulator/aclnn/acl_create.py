@@ -79,7 +79,10 @@ def aclCreateTensor(
     nullptr only when a dims pointer is null with a non-zero count; nothing else is validated.
     """
     view = plain_dims(viewDims, viewDimsNum)
-    storage = plain_dims(storageDims, storageDimsNum)
+    if storageDims is viewDims and storageDimsNum == viewDimsNum:
+        storage = view  # one list for both, as most callers pass a contiguous tensor's shape: read once
+    else:
+        storage = plain_dims(storageDims, storageDimsNum)
     if view is not None and storage is not None and format not in PRIVATE_FORMATS:
         strides = contiguous_strides(view) if stride is None else plain_dims(stride, viewDimsNum)
         if strides is not None:
