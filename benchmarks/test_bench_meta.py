@@ -1,4 +1,5 @@
-"""aclnn meta benchmarks: create + destroy a tensor, aclnnInit on the shipped package, a big binary config."""
+"""aclnn meta benchmarks: create + destroy a tensor (and a scalar, an int array, a tensor list: what every op's
+call makes), aclnnInit on the shipped package, a big binary config."""
 
 from __future__ import annotations
 
@@ -29,6 +30,65 @@ def test_create_destroy_numpy_view(benchmark) -> None:  # type: ignore[no-untype
     """Baseline: making a strided numpy view of an existing buffer (what a tensor descriptor is)."""
     base = np.empty(8, dtype=np.float32)
     benchmark(np.lib.stride_tricks.as_strided, base, (2, 4), (16, 4))
+
+
+@pytest.mark.benchmark(group="create+destroy scalar")
+def test_create_destroy_scalar(benchmark, emu) -> None:  # type: ignore[no-untyped-def]
+    """One aclCreateScalar (a float32 alpha, as every Add passes) + aclDestroyScalar."""
+
+    def pair() -> None:
+        aclnn.aclDestroyScalar(aclnn.aclCreateScalar(1.0, aclnn.ACL_FLOAT))
+
+    benchmark(pair)
+    assert emu.registry.count("scalar") == 0
+
+
+@pytest.mark.benchmark(group="create+destroy scalar")
+def test_create_destroy_scalar_numpy(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """Baseline: a numpy float32 scalar made from a Python float (what an aclScalar holds)."""
+    benchmark(np.float32, 1.0)
+
+
+@pytest.mark.benchmark(group="create+destroy int array")
+def test_create_destroy_int_array(benchmark, emu) -> None:  # type: ignore[no-untyped-def]
+    """One aclCreateIntArray of two dims (a reduction's axes) + aclDestroyIntArray."""
+
+    def pair() -> None:
+        aclnn.aclDestroyIntArray(aclnn.aclCreateIntArray([0, 1], 2))
+
+    benchmark(pair)
+    assert emu.registry.count("int_array") == 0
+
+
+@pytest.mark.benchmark(group="create+destroy int array")
+def test_create_destroy_int_array_numpy(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """Baseline: a numpy int64 array made from the same list."""
+    benchmark(np.array, [0, 1], np.int64)
+
+
+@pytest.mark.benchmark(group="create+destroy tensor list")
+def test_create_destroy_tensor_list(benchmark, emu) -> None:  # type: ignore[no-untyped-def]
+    """Two aclCreateTensor, one aclCreateTensorList of them, one aclDestroyTensorList (which destroys them)."""
+
+    def pair() -> None:
+        a = aclnn.aclCreateTensor([2, 4], 2, aclnn.ACL_FLOAT, [4, 1], 0, aclnn.ACL_FORMAT_ND, [2, 4], 2, 0x1000)
+        b = aclnn.aclCreateTensor([2, 4], 2, aclnn.ACL_FLOAT, [4, 1], 0, aclnn.ACL_FORMAT_ND, [2, 4], 2, 0x2000)
+        aclnn.aclDestroyTensorList(aclnn.aclCreateTensorList([a, b], 2))
+
+    benchmark(pair)
+    assert emu.registry.count() == 0
+
+
+@pytest.mark.benchmark(group="create+destroy tensor list")
+def test_create_destroy_tensor_list_numpy(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """Baseline: two strided numpy views of a buffer, in a list."""
+    base = np.empty(16, dtype=np.float32)
+    view = np.lib.stride_tricks.as_strided
+
+    def pair() -> None:
+        [view(base, (2, 4), (16, 4)), view(base[8:], (2, 4), (16, 4))]
+
+    benchmark(pair)
 
 
 @pytest.mark.benchmark(group="aclnnInit")

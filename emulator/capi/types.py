@@ -31,6 +31,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import Any, TypeGuard
 
 import numpy as np
@@ -52,9 +53,18 @@ def _int_range(bits: int) -> Accept:
     lo, hi = -(1 << (bits - 1)), (1 << bits) - 1
 
     def accept(value: object) -> bool:
-        if type(value) is int:  # the common case, without the bool / numpy questions
-            return lo <= value <= hi
+        kind = type(value)
+        if kind is int:  # the common case, without the bool / numpy questions
+            return lo <= value <= hi  # type: ignore[operator]
+        if kind in enums_that_fit:  # aclnn.ACL_FLOAT …: a member of an enum whose every member is in range
+            return True
+        if isinstance(value, int):  # an int subclass compares as its int; a bool is no integer
+            if isinstance(value, IntEnum) and all(lo <= member <= hi for member in kind):  # type: ignore[attr-defined]
+                enums_that_fit.add(kind)  # an IntEnum has no members but those it was made with
+            return not isinstance(value, bool) and lo <= value <= hi
         return is_integer(value) and lo <= operator.index(value) <= hi
+
+    enums_that_fit: set[type] = set()
 
     accept.int_range = (lo, hi)  # type: ignore[attr-defined]  # lets a sequence check a list of ints at C speed
     return accept
@@ -72,25 +82,49 @@ def _optional(accept: Accept) -> Accept:
     return lambda value: value is None or accept(value)
 
 
-def _sequence_of(element: Accept, numpy_kinds: str) -> Accept:
+_PLAIN_INTS = frozenset({int})
+_SHORT = 6  # up to this many plain ints, a loop in Python checks them faster than set / min / max calls
+
+
+def _sequence_of(element: Accept, numpy_kinds: str, *, exact: frozenset[type] = frozenset()) -> Accept:
+    """An array parameter's check. Shortcuts give the per-item answer without a call per item: a
+    list of plain ints is range-checked in a loop (short, as dims are) or with ``min``/``max``, and a
+    list whose items are all of the ``exact`` types (a handle array's class and ``NoneType``) is
+    accepted by their types alone. Anything else is asked of ``element``, item by item.
+    """
+
     def accept(value: object) -> bool:
+        kind = type(value)
+        if kind is list or kind is tuple:
+            if int_range is not None:
+                if len(value) <= _SHORT:  # type: ignore[arg-type]
+                    for item in value:  # type: ignore[attr-defined]
+                        if type(item) is not int or not lo <= item <= hi:
+                            return all(element(item) for item in value)  # type: ignore[attr-defined]
+                    return True
+                if set(map(type, value)) <= _PLAIN_INTS:  # type: ignore[call-overload]
+                    return lo <= min(value) and max(value) <= hi  # type: ignore[call-overload]
+            elif exact and set(map(type, value)) <= exact:  # type: ignore[call-overload]
+                return True
+            return all(element(item) for item in value)  # type: ignore[attr-defined]
         if value is None:
             return True
         if isinstance(value, np.ndarray):
             return value.ndim == 1 and value.dtype.kind in numpy_kinds
         if not isinstance(value, list | tuple):
             return False
-        if int_range is not None and value and set(map(type, value)) == {int}:
-            return int_range[0] <= min(value) and max(value) <= int_range[1]  # the same answer, without a call per item
+        if int_range is not None and value and set(map(type, value)) == {int}:  # a list or tuple subclass
+            return lo <= min(value) and max(value) <= hi
         return all(element(item) for item in value)
 
     int_range: tuple[int, int] | None = getattr(element, "int_range", None)
+    lo, hi = int_range if int_range is not None else (0, 0)
     return accept
 
 
 def is_address(value: object) -> bool:
     """``void *`` and the runtime handles: an integer address; None and 0 are nullptr."""
-    return value is None or is_integer(value)
+    return value is None or type(value) is int or is_integer(value)
 
 
 def is_opaque_pointer(value: object) -> bool:
@@ -235,15 +269,20 @@ def _is_dict(value: object) -> bool:
     return isinstance(value, dict)
 
 
-def handle_type(name: str, is_const: bool) -> CType:
+def _handle_class(name: str) -> type:
     from emulator.meta import objects  # the parameter-object classes; objects imports nothing of capi
 
+    cls: type = getattr(objects, name)
+    return cls
+
+
+def handle_type(name: str, is_const: bool) -> CType:
     accept: Accept
     if name == "aclOpExecutor":
         accept = is_opaque_pointer
     else:
-        cls: Any = getattr(objects, name)
-        accept = _optional(lambda v: isinstance(v, cls))
+        cls: Any = _handle_class(name)
+        accept = lambda v: v is None or isinstance(v, cls)  # noqa: E731 - one call per handle argument, not two
     return CType(("const " if is_const else "") + f"{name} *", "handle", accept, f"{name} | None")
 
 
@@ -261,7 +300,9 @@ def array_type(element: str, is_const: bool) -> CType:
         python = "Sequence[bool] | None"
     elif element in META_HANDLES:
         handle = handle_type(element, True)
-        accept = _sequence_of(handle.accepts, "")
+        classes = () if element == "aclOpExecutor" else (_handle_class(element),)
+        exact = frozenset({*classes, type(None)})
+        accept = _sequence_of(handle.accepts, "", exact=exact)
         python = f"Sequence[{element} | None] | None"
         return CType(f"{prefix}{element} *const *", "array", accept, python, element)
     else:

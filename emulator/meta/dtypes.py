@@ -121,9 +121,17 @@ def calc_shape_bytes(numel: int, dtype: int, *, ceil: bool = False) -> int:
 ACL_CONVERTIBLE = frozenset(int(v) for v in aclDataType if v != aclDataType.ACL_DT_UNDEFINED)
 
 
+_ACL_DT_UNDEFINED = int(aclDataType.ACL_DT_UNDEFINED)
+_DT_UNDEFINED = int(DataType.DT_UNDEFINED)
+
+
 def to_op_dtype(acl: int) -> int:
-    """ToOpDataType: ACL_DT_UNDEFINED -> DT_UNDEFINED (28); everything else kept as the same integer."""
-    return int(DataType.DT_UNDEFINED) if acl == aclDataType.ACL_DT_UNDEFINED else int(acl)
+    """ToOpDataType: ACL_DT_UNDEFINED -> DT_UNDEFINED (28); everything else kept as the same integer.
+
+    The two values are plain ints read once: an enum member's attribute look-up cost more than the
+    rest of this function, which every aclCreateTensor and aclCreateScalar calls.
+    """
+    return _DT_UNDEFINED if acl == _ACL_DT_UNDEFINED else int(acl)
 
 
 def to_acl_dtype(op: int) -> int:

@@ -33,9 +33,12 @@ ACL_FORMATS = frozenset(int(f) for f in aclFormat if f != aclFormat.ACL_FORMAT_U
 PRIVATE_FORMATS = frozenset({3, 4, 12, 29, 32, 33, 50, 51, 52, 53, 54})
 
 
+_ACL_FORMAT_UNDEFINED = int(aclFormat.ACL_FORMAT_UNDEFINED)  # a plain int: no enum look-up per call
+
+
 def to_op_format(acl: int) -> int:
     """ToOpFormat: ACL_FORMAT_UNDEFINED -> FORMAT_MAX; everything else kept as the same integer."""
-    return FORMAT_MAX if acl == aclFormat.ACL_FORMAT_UNDEFINED else int(acl)
+    return FORMAT_MAX if acl == _ACL_FORMAT_UNDEFINED else int(acl)
 
 
 def to_acl_format(op: int) -> int:

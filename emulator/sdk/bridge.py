@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 
 from emulator import acl, aclnn, kernels, process, tracking
 from emulator.capi import META, RUNTIME, Param, Proto
-from emulator.capi.ctypes_types import CTYPES, array_count, base_type, element_ctype, read_struct
+from emulator.capi.ctypes_types import array_count_in, base_type, element_ctype, read_c_array, read_struct
 from emulator.capi.handles import HandleTable, UnknownHandle
 from emulator.capi.types import OUT_STRUCTS, snake
 from emulator.config import Settings
@@ -97,14 +97,12 @@ class Forward:
     def _array(self, param: Param, address: int, args: tuple[Any, ...], handles: HandleTable) -> Any:
         if not address:
             return None
-        count = array_count(param.count, dict(zip(self.names, args, strict=True))) if param.count else 0
+        count = array_count_in(param.count, self.names, args) if param.count else 0
         if count <= 0 or count > 1 << 24:
             return []
         if param.ctype.element in ("aclTensor", "aclScalar"):
-            keys = (ctypes.c_uint64 * count).from_address(address)
-            return [handles.get(int(key)) for key in keys]
-        element = CTYPES[param.ctype.element or "int64_t"]
-        return list((element * count).from_address(address))
+            return [handles.get(key) for key in read_c_array("uint64_t", address, count)]
+        return read_c_array(param.ctype.element or "int64_t", address, count)
 
     # -- the entry the forwarder calls ------------------------------------------------------
     def _entry(self) -> Callable[..., Any]:
