@@ -353,4 +353,3 @@ class Registry:
         if kind is None:
             return len(self._live)
         return sum(1 for (k, _) in self._live if k == kind)
-
