@@ -130,7 +130,7 @@ _current_lock = threading.Lock()
 # the ascend backend runs its own emulated process beside the one under test, in the same Python.
 _acting = threading.local()
 _any_acting = 0  # threads acting now: current() looks at _acting only while one is
-_c_layer: EmulatedProcess | None = None  # the process the C layer serves, when not current()
+serving: EmulatedProcess | None = None  # the process the C layer serves, when not current() (the bridge reads it)
 # The current process while the boundary's fast path serves it: no thread acting for another process,
 # and the process has no op provider, tracer or armed fault rule. None otherwise (and before the
 # first process), which sends every call down the full path. Kept right by _refresh, which each
@@ -224,7 +224,7 @@ def acting_as(other: EmulatedProcess) -> Iterator[EmulatedProcess]:
 
 def c_layer() -> EmulatedProcess | None:
     """The process the C layer's calls act on, if it is not ``current()`` (see ``serving_c_layer``)."""
-    return _c_layer
+    return serving
 
 
 @contextmanager
@@ -235,10 +235,10 @@ def serving_c_layer(other: EmulatedProcess) -> Iterator[EmulatedProcess]:
     them through ctypes from the process under test, and they must act on a process of their own,
     as a card's libraries act on the card, never call back into the caller's.
     """
-    global _c_layer
-    outer = _c_layer
-    _c_layer = other
+    global serving
+    outer = serving
+    serving = other
     try:
         yield other
     finally:
-        _c_layer = outer
+        serving = outer
