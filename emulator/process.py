@@ -148,6 +148,9 @@ def _refresh() -> None:
 
 def current() -> EmulatedProcess:
     global _current
+    process = fast  # the current process, when no thread acts for another one (see ``fast``)
+    if process is not None:
+        return process
     if _any_acting:
         bound: EmulatedProcess | None = getattr(_acting, "process", None)
         if bound is not None:

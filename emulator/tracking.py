@@ -21,11 +21,11 @@ import os
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from types import CodeType, FrameType
+from types import CodeType, FrameType, MappingProxyType
 
 
 class ResourceKind(StrEnum):
@@ -260,6 +260,8 @@ class Registry:
         self.enabled = enabled  # OPBASE_EMU_TRACKING=0 turns registration (and site capture) off
         self.listeners: list[Callable[[str, Resource], None]] = []  # the trace hooks in here
         self._live: dict[tuple[ResourceKind, int], Resource] = {}
+        # read-only, for the hot paths that ask about several handles per call (one lookup each, no call)
+        self.entries: Mapping[tuple[ResourceKind, int], Resource] = MappingProxyType(self._live)
         self._graveyard: dict[tuple[ResourceKind, int], Resource] = {}
         self._created: dict[ResourceKind, int] = dict.fromkeys(ResourceKind, 0)
         self._released: dict[ResourceKind, int] = dict.fromkeys(ResourceKind, 0)

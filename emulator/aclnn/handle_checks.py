@@ -36,12 +36,13 @@ def _objects(names: tuple[str, ...], args: tuple[object, ...]) -> Iterator[tuple
 
 def _all_live(registry: Registry, args: tuple[object, ...]) -> bool:
     """The common case, answered fast: every handle argument (and list member) is one of the process's own."""
+    entries = registry.entries
     for arg in args:
         if isinstance(arg, Handle):
             if not arg.alive:
                 return False
             if registry.enabled:
-                live = registry.get(arg.kind, arg.key)
+                live = entries.get((arg.kind, arg.key))
                 if live is None or (live.ref is not None and live.ref is not arg):
                     return False
             if isinstance(arg, aclTensorList | aclScalarList) and not _all_live(registry, arg.values):
