@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from emulator import process
 from emulator.capi import Param, Proto, lookup
@@ -27,6 +27,8 @@ from emulator.tracking import Site, capture_site
 log = lazy_logger(__name__, logger_name="emulator.acl")
 
 F = TypeVar("F", bound=Callable[..., Any])
+Args = tuple[Any, ...]
+Quick = tuple[set[type], Callable[[object], bool]]  # (types known to pass, the check otherwise)
 
 
 def record_failure(c_name: str, exc: StatusError, *, aclnn: bool = False) -> int:
@@ -103,6 +105,13 @@ def argument_checks(
 def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = True) -> Callable[[F], F]:
     """Wrap a C-named function: every positional argument checked against its C type from the
     prototype table, a StatusError turned into the failed return of that prototype.
+
+    Every small call passes here (three times per two-phase op call), so the wrapper has two
+    paths. The fast one is taken when the call has exactly the C arguments and the current
+    process needs nothing else of the boundary (``process.fast``: no op provider, no armed fault
+    rule, no tracer, no thread acting for another process): it checks the arguments and calls the
+    function. Anything else takes the full path, which does all of that (and is what the fast one
+    was cut from), so both give the same results, errors and messages.
     """
     aclnn = proto.ret.spelling != "aclError"
     on_error = failed_values(proto)
@@ -119,8 +128,7 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
         c_name = proto.c_name
         accept_each = tuple(accepts for _, _, accepts in checks)  # in C order, zipped with the arguments
 
-        @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
+        def full(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             proc = process.current()
             target: Callable[..., Any] = fn
             if provided and proc.op_provider is not None:
@@ -148,11 +156,121 @@ def c_api(proto: Proto, *, parse_failed: str | None = None, names_match: bool = 
             except StatusError as exc:
                 return on_error(record_failure(c_name, exc, aclnn=aclnn))
 
+        def refuse(args: tuple[Any, ...]) -> NoReturn:
+            raise _argument_error(message, checks, args)
+
+        check = _fast_checks(tuple(_quick_check(param, accepts) for _, param, accepts in checks), refuse)
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if kwargs or len(args) != most or process.fast is None:
+                return full(args, kwargs)
+            check(args)
+            try:
+                return fn(*args)
+            except StatusError as exc:
+                return on_error(record_failure(c_name, exc, aclnn=aclnn))
+
         wrapper.c_name = c_name  # type: ignore[attr-defined]
         wrapper.proto = proto  # type: ignore[attr-defined]
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+def _quick_check(param: Param, accepts: Callable[[object], bool]) -> Quick:
+    """(types known to pass, the check to make otherwise) for one parameter.
+
+    Most C types accept a value by its type alone (a handle class, an integer for an address, a
+    str): for those a type that passed once is remembered, and the next call's check is one set
+    lookup. Integer types check the value's range, and arrays their items, so they are always
+    asked (their set stays empty).
+    """
+    known: set[type] = set()
+    if not _by_type(param, accepts):
+        return known, accepts
+
+    def learn(value: object) -> bool:
+        if accepts(value):
+            known.add(type(value))
+            return True
+        return False
+
+    return known, learn
+
+
+def _fast_checks(quick: tuple[Quick, ...], refuse: Callable[[Args], NoReturn]) -> Callable[[Args], None]:
+    """The argument checks of the fast path, unrolled for up to four arguments.
+
+    A loop over ``zip`` costs more than the checks themselves at this size (and ``zip(strict=True)``
+    several times more): the fast path's arguments are exactly the C ones, so each is named.
+    """
+    if len(quick) == 0:
+        return _no_check
+    if len(quick) == 1:
+        ((k0, c0),) = quick
+
+        def check1(args: tuple[Any, ...]) -> None:
+            (a0,) = args
+            if type(a0) not in k0 and not c0(a0):
+                refuse(args)
+
+        return check1
+    if len(quick) == 2:
+        (k0, c0), (k1, c1) = quick
+
+        def check2(args: tuple[Any, ...]) -> None:
+            a0, a1 = args
+            if (type(a0) not in k0 and not c0(a0)) or (type(a1) not in k1 and not c1(a1)):
+                refuse(args)
+
+        return check2
+    if len(quick) == 3:
+        (k0, c0), (k1, c1), (k2, c2) = quick
+
+        def check3(args: tuple[Any, ...]) -> None:
+            a0, a1, a2 = args
+            if (
+                (type(a0) not in k0 and not c0(a0))
+                or (type(a1) not in k1 and not c1(a1))
+                or (type(a2) not in k2 and not c2(a2))
+            ):
+                refuse(args)
+
+        return check3
+    if len(quick) == 4:
+        (k0, c0), (k1, c1), (k2, c2), (k3, c3) = quick
+
+        def check4(args: tuple[Any, ...]) -> None:
+            a0, a1, a2, a3 = args
+            if (
+                (type(a0) not in k0 and not c0(a0))
+                or (type(a1) not in k1 and not c1(a1))
+                or (type(a2) not in k2 and not c2(a2))
+                or (type(a3) not in k3 and not c3(a3))
+            ):
+                refuse(args)
+
+        return check4
+
+    def check(args: tuple[Any, ...]) -> None:
+        for (known, accepts), arg in zip(quick, args):  # noqa: B905 (the same length: the fast path's condition)
+            if type(arg) not in known and not accepts(arg):
+                refuse(args)
+
+    return check
+
+
+def _no_check(args: tuple[Any, ...]) -> None:
+    """A function without arguments has nothing to check."""
+
+
+def _by_type(param: Param, accepts: Callable[[object], bool]) -> bool:
+    """Whether ``accepts`` answers from the value's type alone (the same answer for every value of a type)."""
+    kind = param.ctype.kind
+    if kind == "int":
+        return accepts is is_integer  # pyACL's integers (any size); the C face's check their range
+    return kind != "array"  # isinstance checks, None, callable(), is_address, is_real, is_host_value …
 
 
 def _argument_error(

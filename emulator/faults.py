@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -85,6 +85,8 @@ class FaultPlan:
     def __init__(self, rules: Iterable[Rule] = ()) -> None:
         self._lock = threading.Lock()
         self._rules: dict[str, list[Rule]] = {}
+        # called after a rule is armed or disarmed: the process's boundary reads ``armed`` only then
+        self.on_change: Callable[[], None] | None = None
         for rule in rules:
             self.add(rule)
 
@@ -101,6 +103,8 @@ class FaultPlan:
     def add(self, rule: Rule) -> Rule:
         with self._lock:
             self._rules.setdefault(rule.proto.c_name, []).append(rule)
+        if self.on_change is not None:
+            self.on_change()
         return rule
 
     def remove(self, rule: Rule) -> None:
@@ -110,6 +114,8 @@ class FaultPlan:
                 rules.remove(rule)
             if not rules:
                 self._rules.pop(rule.proto.c_name, None)
+        if self.on_change is not None:
+            self.on_change()
 
     def rules(self) -> list[Rule]:
         with self._lock:

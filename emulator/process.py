@@ -50,24 +50,25 @@ class EmulatedProcess:
         self.settings = settings if settings is not None else Settings.from_env()
         # OPBASE_EMU_FAULTS: checked first, so a bad rule stops the start before anything is opened
         self.faults = FaultPlan.from_specs(self.settings.faults)
+        self.faults.on_change = _refresh  # arming or disarming a rule switches the boundary's path
         self.registry = Registry(enabled=self.settings.tracking)
         self.errors = ErrorManager()
         self.acl = AclState()
         self.diagnostics = Diagnostics(strict=self.settings.strict, echo=self.settings.reports)
         self.runtime = Runtime(self.settings, self.registry, self.diagnostics)
         self.lock = threading.RLock()
-        self.tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
+        self._tracer: Any = None  # an emulator.trace.Tracer while a trace is being taken
         self.c_handles = HandleTable()  # the addresses the C layer hands out for Python objects
         self.acl_objects = AclObjectTable()  # aclDataBuffer / aclTensorDesc by their integer handles
         self.threads: dict[int, threading.Thread] = {}  # acl.util.start_thread's threads by id
         self.exit_status: int | None = None  # the code the program is exiting with, once it is ending
         # The op provider seam: None runs ops on the emulated engine; the ascend backend calls the real
         # libopapi / libnnopbase through ctypes (emulator.provider), opened on its first call.
-        self.op_provider: NativeOps | None = None
+        self._op_provider: NativeOps | None = None
         if self.settings.backend == "ascend":
             from emulator.provider import NativeOps  # ctypes and the real libraries only on that backend
 
-            self.op_provider = NativeOps(self.settings)
+            self._op_provider = NativeOps(self.settings)
         self.aclnn = AclnnState(
             self.settings,
             registry=self.registry,
@@ -83,6 +84,31 @@ class EmulatedProcess:
         from emulator import plog  # structlog comes with the first process, not with the faces' import
 
         self.replaced_logging = plog.install(self.settings)
+
+    @property
+    def tracer(self) -> Any:
+        """The emulator.trace.Tracer recording this process's calls, or None."""
+        return self._tracer
+
+    @tracer.setter
+    def tracer(self, value: Any) -> None:
+        self._tracer = value
+        _refresh()
+
+    @property
+    def op_provider(self) -> NativeOps | None:
+        """The real libraries the aclnn calls go to (the ascend backend), or None for the emulated engine."""
+        return self._op_provider
+
+    @op_provider.setter
+    def op_provider(self, value: NativeOps | None) -> None:
+        self._op_provider = value
+        _refresh()
+
+    @property
+    def needs_full_path(self) -> bool:
+        """Whether the boundary must take its full path for this process's calls (see ``fast``)."""
+        return self._op_provider is not None or self._tracer is not None or self.faults.armed
 
     @property
     def strict(self) -> bool:
@@ -104,11 +130,27 @@ _current_lock = threading.Lock()
 # the ascend backend runs its own emulated process beside the one under test, in the same Python.
 _acting = threading.local()
 _any_acting = 0  # threads acting now: current() looks at _acting only while one is
-_c_layer: EmulatedProcess | None = None  # the process the C layer serves, when not current()
+serving: EmulatedProcess | None = None  # the process the C layer serves, when not current() (the bridge reads it)
+# The current process while the boundary's fast path serves it: no thread acting for another process,
+# and the process has no op provider, tracer or armed fault rule. None otherwise (and before the
+# first process), which sends every call down the full path. Kept right by _refresh, which each
+# change of those calls; the boundary reads it once per call instead of asking current() and each
+# of the four questions.
+fast: EmulatedProcess | None = None
+
+
+def _refresh() -> None:
+    """Work ``fast`` out again after the current process, the acting threads or a process's seams changed."""
+    global fast
+    process = _current
+    fast = process if process is not None and not _any_acting and not process.needs_full_path else None
 
 
 def current() -> EmulatedProcess:
     global _current
+    process = fast  # the current process, when no thread acts for another one (see ``fast``)
+    if process is not None:
+        return process
     if _any_acting:
         bound: EmulatedProcess | None = getattr(_acting, "process", None)
         if bound is not None:
@@ -135,6 +177,7 @@ def current() -> EmulatedProcess:
                     from emulator.diagnostics import exit_summary
 
                     atexit.register(exit_summary, _current.diagnostics)  # registered last: printed first
+                _refresh()
             process = _current
     return process
 
@@ -150,10 +193,12 @@ def fresh(settings: Settings | None = None) -> Iterator[EmulatedProcess]:
     previous = _current
     process = EmulatedProcess(settings)
     _current = process
+    _refresh()
     try:
         yield process
     finally:
         _current = previous
+        _refresh()
         try:
             process.close()
         finally:
@@ -169,6 +214,7 @@ def acting_as(other: EmulatedProcess) -> Iterator[EmulatedProcess]:
     outer: EmulatedProcess | None = getattr(_acting, "process", None)
     with _current_lock:
         _any_acting += 1
+        _refresh()
     _acting.process = other
     try:
         yield other
@@ -176,11 +222,12 @@ def acting_as(other: EmulatedProcess) -> Iterator[EmulatedProcess]:
         _acting.process = outer
         with _current_lock:
             _any_acting -= 1
+            _refresh()
 
 
 def c_layer() -> EmulatedProcess | None:
     """The process the C layer's calls act on, if it is not ``current()`` (see ``serving_c_layer``)."""
-    return _c_layer
+    return serving
 
 
 @contextmanager
@@ -191,10 +238,10 @@ def serving_c_layer(other: EmulatedProcess) -> Iterator[EmulatedProcess]:
     them through ctypes from the process under test, and they must act on a process of their own,
     as a card's libraries act on the card, never call back into the caller's.
     """
-    global _c_layer
-    outer = _c_layer
-    _c_layer = other
+    global serving
+    outer = serving
+    serving = other
     try:
         yield other
     finally:
-        _c_layer = outer
+        serving = outer

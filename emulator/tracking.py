@@ -16,15 +16,16 @@ sites.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import os
 import sys
 import threading
-from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from types import CodeType, FrameType
+from types import CodeType, FrameType, MappingProxyType
 
 
 class ResourceKind(StrEnum):
@@ -113,6 +114,7 @@ def _runner_prefixes(names: tuple[str, ...]) -> tuple[str, ...]:
 RUNNER_PREFIXES = _runner_prefixes(RUNNER_MODULES)
 STACK_DEPTH = 4
 GRAVEYARD_SIZE = 4096
+get_ident = threading.get_ident  # read once: Registry.add stamps every resource with it
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,14 +172,15 @@ class Site:
         return f"Site({self})"
 
 
-# A memo of facts about code objects (True: library, False: user code, None: a runner's frames —
-# frozen ones such as runpy's, pytest's, a thread's bootstrap). Not process state: the same in
+# A memo of what each source file is (True: the library's, False: user code, None: a runner's —
+# frozen modules such as runpy's, pytest's, a thread's bootstrap). Keyed by the file name, which is
+# all the kind depends on: a str caches its hash, where a code object's hash is worked out anew on
+# every lookup (its bytecode, constants and names: ~0.4 µs a frame). Not process state: the same in
 # every emulated process, so it outlives fresh().
-class _CodeKinds(dict[CodeType, bool | None]):
+class _FileKinds(dict[str, bool | None]):
     """The memo: a miss works the kind out once from the file name, a hit is one dict lookup."""
 
-    def __missing__(self, code: CodeType) -> bool | None:
-        name = code.co_filename
+    def __missing__(self, name: str) -> bool | None:
         kind: bool | None
         if name.startswith(LIBRARY_DIRS):
             kind = True
@@ -185,11 +188,11 @@ class _CodeKinds(dict[CodeType, bool | None]):
             kind = None
         else:
             kind = False
-        self[code] = kind
+        self[name] = kind
         return kind
 
 
-_CODE_KIND = _CodeKinds()
+_FILE_KIND = _FileKinds()
 
 
 # Set by the C SDK's bridge when its core starts: the site of the C call this thread is running, if
@@ -204,26 +207,27 @@ def capture_site(skip: int = 1) -> Site:
     libraries): the site is that C caller's, read from the C core, and the program's own code
     is the user code then.
     """
-    kinds = _CODE_KIND
+    kinds = _FILE_KIND
     frame: FrameType | None = sys._getframe(skip)
     while frame is not None:
-        code = frame.f_code
-        if kinds[code] is not True:
+        if kinds[frame.f_code.co_filename] is not True:
             break
         frame = frame.f_back
-    if frame is None and NATIVE_SITE is not None:
-        native = NATIVE_SITE()
-        if native is not None:
-            return native
-    raw: list[tuple[CodeType, int]] = []
-    while frame is not None:
+    if frame is None:
+        if NATIVE_SITE is not None:
+            native = NATIVE_SITE()
+            if native is not None:
+                return native
+        return Site(())
+    raw = [(frame.f_code, frame.f_lasti)]  # the first frame outside the library, whatever it is
+    while len(raw) < STACK_DEPTH:
+        frame = frame.f_back
+        if frame is None:
+            break
         code = frame.f_code
-        if raw and kinds[code] is not False:
+        if kinds[code.co_filename] is not False:
             break  # the runner (runpy, the CLI, pytest, a thread's bootstrap) is not part of the user's stack
         raw.append((code, frame.f_lasti))
-        if len(raw) == STACK_DEPTH:
-            break
-        frame = frame.f_back
     return Site(tuple(raw))
 
 
@@ -243,16 +247,35 @@ class Resource:
 
 
 class Registry:
-    """Live resources by (kind, key); counts of everything created and released."""
+    """Live resources by (kind, key); counts of everything created and released.
+
+    Every add and remove of a handle or an allocation passes here, so each does a few dict
+    operations under the lock and nothing else: the per-kind counts are plain ints (``created``
+    and ``released`` build their Counters when read), the listeners' loop runs only when a trace
+    listens, and the graveyard is a plain dict trimmed in batches (it remembers at least the newest
+    GRAVEYARD_SIZE releases, at most twice as many).
+    """
 
     def __init__(self, *, enabled: bool = True) -> None:
         self.enabled = enabled  # OPBASE_EMU_TRACKING=0 turns registration (and site capture) off
         self.listeners: list[Callable[[str, Resource], None]] = []  # the trace hooks in here
         self._live: dict[tuple[ResourceKind, int], Resource] = {}
-        self._graveyard: OrderedDict[tuple[ResourceKind, int], Resource] = OrderedDict()
-        self.created: Counter[ResourceKind] = Counter()
-        self.released: Counter[ResourceKind] = Counter()
+        # read-only, for the hot paths that ask about several handles per call (one lookup each, no call)
+        self.entries: Mapping[tuple[ResourceKind, int], Resource] = MappingProxyType(self._live)
+        self._graveyard: dict[tuple[ResourceKind, int], Resource] = {}
+        self._created: dict[ResourceKind, int] = dict.fromkeys(ResourceKind, 0)
+        self._released: dict[ResourceKind, int] = dict.fromkeys(ResourceKind, 0)
         self._lock = threading.Lock()
+
+    @property
+    def created(self) -> Counter[ResourceKind]:
+        """How many of each kind were registered (kinds never made are absent, as in a Counter)."""
+        return Counter({kind: n for kind, n in self._created.items() if n})
+
+    @property
+    def released(self) -> Counter[ResourceKind]:
+        """How many of each kind were released."""
+        return Counter({kind: n for kind, n in self._released.items() if n})
 
     def add(
         self,
@@ -268,31 +291,53 @@ class Registry:
     ) -> Resource | None:
         if not self.enabled:
             return None
-        res = Resource(kind, key, capture_site(2), threading.get_ident(), size, device, tag, owner, detail, None, ref)
-        with self._lock:
-            self._live[(kind, key)] = res
-            self._graveyard.pop((kind, key), None)
-            self.created[kind] += 1
-        for listener in self.listeners:
-            listener("created", res)
+        res = Resource(kind, key, capture_site(2), get_ident(), size, device, tag, owner, detail, None, ref)
+        ident = (kind, key)
+        lock = self._lock
+        lock.acquire()  # acquire/release: a third of what a with-block costs here, on every add and remove
+        try:
+            self._live[ident] = res
+            self._graveyard.pop(ident, None)
+            try:
+                self._created[kind] += 1
+            except KeyError:  # a kind outside ResourceKind (only a test passes one) gets its own count
+                self._created[kind] = 1
+        finally:
+            lock.release()
+        if self.listeners:
+            for listener in self.listeners:
+                listener("created", res)
         return res
 
     def remove(self, kind: ResourceKind, key: int, *, site: Site | None = None) -> Resource | None:
         """``site``: where it was released when the caller has captured that already (else captured here)."""
         if not self.enabled:
             return None
-        with self._lock:
-            res = self._live.pop((kind, key), None)
+        ident = (kind, key)
+        lock = self._lock
+        lock.acquire()
+        try:
+            res = self._live.pop(ident, None)
             if res is None:
                 return None
-            self.released[kind] += 1
+            try:
+                self._released[kind] += 1
+            except KeyError:
+                self._released[kind] = 1
             res.released_at = capture_site(2) if site is None else site
             res.ref = None
-            self._graveyard[(kind, key)] = res
-            if len(self._graveyard) > GRAVEYARD_SIZE:
-                self._graveyard.popitem(last=False)
-        for listener in self.listeners:
-            listener("released", res)
+            graveyard = self._graveyard
+            graveyard[ident] = res
+            if len(graveyard) > 2 * GRAVEYARD_SIZE:
+                # forget all but the newest GRAVEYARD_SIZE (a dict keeps insertion order) in one go:
+                # dropping the oldest one at a time would walk the dict's emptied front every time
+                for old in list(itertools.islice(graveyard, len(graveyard) - GRAVEYARD_SIZE)):
+                    del graveyard[old]
+        finally:
+            lock.release()
+        if self.listeners:
+            for listener in self.listeners:
+                listener("released", res)
         return res
 
     def get(self, kind: ResourceKind, key: int) -> Resource | None:

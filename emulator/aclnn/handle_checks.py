@@ -37,13 +37,13 @@ def _objects(names: tuple[str, ...], args: tuple[object, ...]) -> Iterator[tuple
 def _all_live(registry: Registry, args: tuple[object, ...]) -> bool:
     """The common case, answered fast: every handle argument (and list member) is one of the process's own."""
     enabled = registry.enabled
-    get = registry.get
+    entries = registry.entries
     for arg in args:
         if isinstance(arg, Handle):
             if not arg.alive:
                 return False
             if enabled:
-                live = get(arg.kind, id(arg))  # a handle's key is its id
+                live = entries.get((arg.kind, id(arg)))  # a handle's key is its id
                 if live is None or (live.ref is not None and live.ref is not arg):
                     return False
             if arg.kind in _LISTS and not _all_live(registry, arg.values):  # type: ignore[attr-defined]

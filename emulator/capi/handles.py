@@ -79,5 +79,25 @@ class HandleTable:
         except KeyError:
             raise UnknownHandle(f"{key:#x} is not a handle this process handed out") from None
 
+    def objects(self, args: tuple[object, ...], lookups: tuple[tuple[int, bool], ...]) -> list[object]:
+        """The face's arguments of one C call: ``args[i]`` for each (i, is_handle), handles looked up.
+
+        What ``get`` does per handle, for a whole call in one pass (the C layer's ops pass four).
+        """
+        by_key = self._by_key
+        found: list[object] = []
+        for i, is_handle in lookups:
+            value = args[i]
+            if is_handle:
+                if value == 0:
+                    value = None
+                else:
+                    try:
+                        value = by_key[value]  # type: ignore[index]
+                    except KeyError:
+                        raise UnknownHandle(f"{value:#x} is not a handle this process handed out") from None
+            found.append(value)
+        return found
+
     def __len__(self) -> int:
         return len(self._by_key)

@@ -110,7 +110,9 @@ class Forward:
 
         A function whose face takes its leading C arguments as they are and whose result the
         forwarder reads as it is (aclrtGetDevice, aclrtSynchronizeStream …) goes straight to its
-        face: this path is most of what a trivial call from C costs.
+        face: this path is most of what a trivial call from C costs. One whose arguments are
+        numbers and handles (every op's two phases) maps its handles in one pass over the table
+        and gives back the new handles' addresses itself; the rest take ``run``.
         """
         face, plan, failure, c_name = self.face, self.plan, self.failure, self.proto.c_name
         direct = all(convert is None for _, convert in plan)
@@ -118,7 +120,14 @@ class Forward:
         count = len(picks)
         shape = None if self._as_is() else self._result
         fast = direct and picks == tuple(range(count)) and shape is None
-        c_layer, acting_as = process.c_layer, process.acting_as
+        whole = count == len(self.names)  # the face takes every C argument: no slice to make
+        # numbers and handles only, and the result numbers or (out-values, status) with handles among them
+        handles_only = all(convert is None or convert is _HANDLE for _, convert in plan)
+        lookups = tuple((i, convert is _HANDLE) for i, convert in plan)
+        outs_in_c = self.in_c and bool(self.outputs) and self.proto.ret.kind == "status"
+        mapped = handles_only and (shape is None or outs_in_c)
+        handle_outs = self.handle_outs
+        acting_as = process.acting_as
 
         def run(args: tuple[Any, ...]) -> Any:
             if direct:
@@ -133,11 +142,23 @@ class Forward:
                 ])  # fmt: skip
             return value if shape is None else shape(value, args)
 
+        def mapped_call(args: tuple[Any, ...]) -> Any:
+            handles = (process.fast or process.current()).c_handles
+            value = face(*handles.objects(args, lookups))
+            if shape is None or not handle_outs or value[-1] != 0:
+                return value
+            items = list(value)
+            for i in handle_outs:
+                items[i] = handles.address(items[i])
+            return tuple(items)
+
         def entry(*args: Any) -> Any:
             try:
-                served = c_layer()
+                served = process.serving
                 if served is None:
-                    return face(*args[:count]) if fast else run(args)
+                    if fast:
+                        return face(*args) if whole else face(*args[:count])
+                    return mapped_call(args) if mapped else run(args)
                 with acting_as(served):  # the libraries stand in for a card's (emulator.testing.card)
                     return run(args)
             except UndefinedBehaviour as exc:  # strict mode: halt on error, with the report

@@ -150,7 +150,7 @@ class NativeSite(Site):
     __slots__ = ("address",)
 
     def __init__(self, address: int) -> None:
-        super().__init__(())
+        self._raw = ()  # what Site.__init__ sets, without the call: one NativeSite per registering C call
         self.address = address
 
     @property

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
+
+import pytest
 
 from emulator import acl, process
 from emulator.leaks import CACHE_NAMES
@@ -147,3 +150,47 @@ def test_site_lines_are_the_frame_lines_of_every_captured_frame() -> None:
     ]
     assert [f.line for f in site.stack[:3]] == lines[:3]
     assert str(site) == f"{THIS_FILE}:{lines[0]}"
+
+
+def test_the_graveyard_keeps_the_newest_releases_and_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many are released, the newest GRAVEYARD_SIZE are remembered and at most twice as many are kept."""
+    from emulator import tracking
+
+    monkeypatch.setattr(tracking, "GRAVEYARD_SIZE", 8)
+    reg = Registry()
+    for key in range(100):
+        reg.add(ResourceKind.TENSOR, key)
+        reg.remove(ResourceKind.TENSOR, key)
+        assert len(reg._graveyard) <= 16
+    assert all(reg.released_resource(ResourceKind.TENSOR, key) is not None for key in range(92, 100))
+    assert reg.released_resource(ResourceKind.TENSOR, 0) is None
+    assert reg.created[ResourceKind.TENSOR] == reg.released[ResourceKind.TENSOR] == 100
+
+
+def test_a_re_registered_key_leaves_the_graveyard() -> None:
+    """A key released and then registered again is live, not remembered as released."""
+    reg = Registry()
+    reg.add(ResourceKind.STREAM, 7)
+    reg.remove(ResourceKind.STREAM, 7)
+    assert reg.released_resource(ResourceKind.STREAM, 7) is not None
+    reg.add(ResourceKind.STREAM, 7)
+    assert reg.released_resource(ResourceKind.STREAM, 7) is None
+    assert reg.entries[(ResourceKind.STREAM, 7)] is reg.get(ResourceKind.STREAM, 7)
+
+
+def test_counts_are_counters_of_the_kinds_made() -> None:
+    """created / released read as Counters: kinds never made are absent, and a read is a copy."""
+    reg = Registry()
+    assert reg.created == Counter() and not reg.released
+    reg.add(ResourceKind.EVENT, 1)
+    counts = reg.created
+    counts[ResourceKind.EVENT] += 5
+    assert reg.created == Counter({ResourceKind.EVENT: 1})
+    assert reg.created["event"] == 1 and reg.created[ResourceKind.TENSOR] == 0
+
+
+def test_the_entries_view_is_read_only() -> None:
+    """The handle checks' view cannot change the registry."""
+    reg = Registry()
+    with pytest.raises(TypeError):
+        reg.entries[(ResourceKind.EVENT, 1)] = None  # type: ignore[index]
