@@ -550,30 +550,37 @@ class SimulatedNpu:
         views = self._with_inline(kernel, views)
         if kernel.bounds_checked:
             views = [checked(view, kernel.name) for view in views]
-        contexts = [
-            BlockContext(block, kernel.block_dim, kernel.tiling, self.soc.ub_size, kernel.attrs, kernel.printf)
-            for block in range(kernel.block_dim)
-        ]
-        pool = self._block_pool(kernel)
-        if pool is None:
-            _run_blocks(kernel.func, contexts, views)
-        else:  # numpy releases the GIL, so blocks of a large kernel overlap on the host's cores
-            # one task per worker over a contiguous run of blocks: a future per block costs more
-            # than a small block's numpy work
-            workers = min(self.block_workers, len(contexts))
-            runs = [contexts[w * len(contexts) // workers : (w + 1) * len(contexts) // workers] for w in range(workers)]
-            futures = [pool.submit(_run_blocks, kernel.func, run, views) for run in runs]
-            try:
-                for future in futures:
-                    future.result()
-            except BaseException:  # an interrupt here must not leave blocks writing after the task ended
-                for future in futures:
-                    future.cancel()
-                wait(futures)
-                raise
+        self._run_all_blocks(kernel, views)
         if kernel.check is not None:
             kernel.check(views)
         initcheck.record_writes(self.heap, kernel, lambda shadows: self._run_shadow(kernel, shadows), allocs)
+
+    def _run_all_blocks(self, kernel: KernelLaunch, views: list[np.ndarray]) -> None:
+        """Every block of ``kernel``: on the calling thread, or cut into one contiguous run per worker.
+
+        The calling thread runs the first run itself and the pool the others, so a launch on the pool
+        pays one hand-off less and the caller does not sleep through the kernel. Whatever fails, no
+        run is still writing when this returns or raises."""
+        blocks = _Blocks(kernel, self.soc.ub_size)
+        pool = self._block_pool(kernel)
+        if pool is None:
+            blocks.run(0, kernel.block_dim, views)
+            return
+        # numpy releases the GIL, so blocks of a large kernel overlap on the host's cores; one task
+        # per worker over a contiguous run of blocks: a future per block costs more than a small
+        # block's numpy work
+        workers = min(self.block_workers, kernel.block_dim)
+        edges = [w * kernel.block_dim // workers for w in range(workers + 1)]
+        futures = [pool.submit(blocks.run, lo, hi, views) for lo, hi in zip(edges[1:-1], edges[2:], strict=True)]
+        try:
+            blocks.run(edges[0], edges[1], views)
+            for future in futures:
+                future.result()
+        except BaseException:  # an interrupt here must not leave blocks writing after the task ended
+            for future in futures:
+                future.cancel()
+            wait(futures)
+            raise
 
     def _views(self, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None) -> list[np.ndarray]:
         """The kernel's buffer views; a plan's memo keeps the last ones while their backing is the same.
@@ -619,7 +626,8 @@ class SimulatedNpu:
         if sum(arg.nbytes for arg in kernel.args) < PARALLEL_MIN_BYTES:
             return None
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.block_workers, thread_name_prefix=f"npu{self.device_id}-block")
+            # the calling thread runs one of the runs itself (``_run_all_blocks``)
+            self._pool = ThreadPoolExecutor(self.block_workers - 1, thread_name_prefix=f"npu{self.device_id}-block")
         return self._pool
 
     def close(self) -> None:
@@ -631,11 +639,30 @@ class SimulatedNpu:
                 self.scheduler.destroy_stream(sid, force=True)
 
 
-def _run_blocks(func: Callable[..., None], contexts: list[BlockContext[KernelAttrs]], views: list[np.ndarray]) -> None:
-    """Run consecutive blocks: in one call when the kernel can merge them (``block_runner``), else one by one."""
-    runner = block_runner(func)
-    if runner is not None and contexts:
-        runner(contexts[0], len(contexts), *views)
-        return
-    for ctx in contexts:
-        func(ctx, *views)
+class _Blocks:
+    """The blocks of one launch, each ``BlockContext`` made only when a block is run by itself.
+
+    A kernel that merges blocks (``block_runner``) gets a run's first context and nothing more, so a
+    launch of many blocks no longer builds a context per block it never hands out."""
+
+    __slots__ = ("kernel", "runner", "ub_size")
+
+    def __init__(self, kernel: KernelLaunch, ub_size: int) -> None:
+        self.kernel = kernel
+        self.ub_size = ub_size
+        self.runner = block_runner(kernel.func)
+
+    def context(self, block: int) -> BlockContext[KernelAttrs]:
+        k = self.kernel
+        return BlockContext(block, k.block_dim, k.tiling, self.ub_size, k.attrs, k.printf)
+
+    def run(self, lo: int, hi: int, views: list[np.ndarray]) -> None:
+        """Blocks [lo, hi): in one call when the kernel can merge them, else one by one."""
+        if hi <= lo:
+            return
+        if self.runner is not None:
+            self.runner(self.context(lo), hi - lo, *views)
+            return
+        func = self.kernel.func
+        for block in range(lo, hi):
+            func(self.context(block), *views)
