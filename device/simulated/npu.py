@@ -28,6 +28,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
+from itertools import pairwise
 
 import numpy as np
 import structlog
@@ -571,7 +572,7 @@ class SimulatedNpu:
         # block's numpy work
         workers = min(self.block_workers, kernel.block_dim)
         edges = [w * kernel.block_dim // workers for w in range(workers + 1)]
-        futures = [pool.submit(blocks.run, lo, hi, views) for lo, hi in zip(edges[1:-1], edges[2:], strict=True)]
+        futures = [pool.submit(blocks.run, lo, hi, views) for lo, hi in pairwise(edges[1:])]
         try:
             blocks.run(edges[0], edges[1], views)
             for future in futures:
