@@ -27,8 +27,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
-from itertools import pairwise
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import structlog
@@ -48,7 +47,6 @@ from ..interface import (
     Direction,
     EventId,
     FaultListener,
-    KernelAttrs,
     KernelLaunch,
     MemInfo,
     PageKind,
@@ -57,10 +55,10 @@ from ..interface import (
     SiteSource,
     StreamId,
     TaskListener,
-    block_runner,
 )
 from ..soc import SocProfile, load_soc
 from . import cost, initcheck
+from .blocks import HOST_CORES, run_all
 from .bounds import checked
 from .capture import CaptureMode, CaptureStatus, Replay
 from .heap import DEVICE_BASE, DEVICE_SPAN, Allocation, Heap
@@ -120,6 +118,7 @@ class SimulatedNpu:
         self.lock = threading.RLock()
         self.block_workers = block_workers
         self._pool: ThreadPoolExecutor | None = None
+        self.spare_cores: Callable[[], int] = HOST_CORES.spare  # cores free for block helpers now
         self._log = log.bind(device=device_id)
 
     def add_task_listener(self, listener: TaskListener) -> None:
@@ -551,37 +550,10 @@ class SimulatedNpu:
         views = self._with_inline(kernel, views)
         if kernel.bounds_checked:
             views = [checked(view, kernel.name) for view in views]
-        self._run_all_blocks(kernel, views)
+        run_all(kernel, self.soc.ub_size, views, *self._block_pool(kernel))
         if kernel.check is not None:
             kernel.check(views)
         initcheck.record_writes(self.heap, kernel, lambda shadows: self._run_shadow(kernel, shadows), allocs)
-
-    def _run_all_blocks(self, kernel: KernelLaunch, views: list[np.ndarray]) -> None:
-        """Every block of ``kernel``: on the calling thread, or cut into one contiguous run per worker.
-
-        The calling thread runs the first run itself and the pool the others, so a launch on the pool
-        pays one hand-off less and the caller does not sleep through the kernel. Whatever fails, no
-        run is still writing when this returns or raises."""
-        blocks = _Blocks(kernel, self.soc.ub_size)
-        pool = self._block_pool(kernel)
-        if pool is None:
-            blocks.run(0, kernel.block_dim, views)
-            return
-        # numpy releases the GIL, so blocks of a large kernel overlap on the host's cores; one task
-        # per worker over a contiguous run of blocks: a future per block costs more than a small
-        # block's numpy work
-        workers = min(self.block_workers, kernel.block_dim)
-        edges = [w * kernel.block_dim // workers for w in range(workers + 1)]
-        futures = [pool.submit(blocks.run, lo, hi, views) for lo, hi in pairwise(edges[1:])]
-        try:
-            blocks.run(edges[0], edges[1], views)
-            for future in futures:
-                future.result()
-        except BaseException:  # an interrupt here must not leave blocks writing after the task ended
-            for future in futures:
-                future.cancel()
-            wait(futures)
-            raise
 
     def _views(self, kernel: KernelLaunch, allocs: tuple[Allocation, ...] | None) -> list[np.ndarray]:
         """The kernel's buffer views; a plan's memo keeps the last ones while their backing is the same.
@@ -621,15 +593,20 @@ class SimulatedNpu:
         for block in range(kernel.block_dim):
             kernel.func(BlockContext(block, kernel.block_dim, kernel.tiling, self.soc.ub_size, kernel.attrs), *views)
 
-    def _block_pool(self, kernel: KernelLaunch) -> ThreadPoolExecutor | None:
+    def _block_pool(self, kernel: KernelLaunch) -> tuple[ThreadPoolExecutor | None, int]:
+        """The pool and how many of its threads help the caller with ``kernel``: none for a small
+        kernel, or while the host has no core to spare (``blocks.HostCores``)."""
         if self.block_workers < 2 or kernel.block_dim < 2:
-            return None
+            return None, 0
         if sum(arg.nbytes for arg in kernel.args) < PARALLEL_MIN_BYTES:
-            return None
+            return None, 0
+        helpers = min(self.block_workers - 1, self.spare_cores())
+        if helpers < 1:
+            return None, 0
         if self._pool is None:
-            # the calling thread runs one of the runs itself (``_run_all_blocks``)
+            # the calling thread takes runs of blocks too (``blocks.run_all``)
             self._pool = ThreadPoolExecutor(self.block_workers - 1, thread_name_prefix=f"npu{self.device_id}-block")
-        return self._pool
+        return self._pool, helpers
 
     def close(self) -> None:
         if self._pool is not None:
@@ -638,32 +615,3 @@ class SimulatedNpu:
         with self.lock:
             for sid in self.scheduler.streams():
                 self.scheduler.destroy_stream(sid, force=True)
-
-
-class _Blocks:
-    """The blocks of one launch, each ``BlockContext`` made only when a block is run by itself.
-
-    A kernel that merges blocks (``block_runner``) gets a run's first context and nothing more, so a
-    launch of many blocks no longer builds a context per block it never hands out."""
-
-    __slots__ = ("kernel", "runner", "ub_size")
-
-    def __init__(self, kernel: KernelLaunch, ub_size: int) -> None:
-        self.kernel = kernel
-        self.ub_size = ub_size
-        self.runner = block_runner(kernel.func)
-
-    def context(self, block: int) -> BlockContext[KernelAttrs]:
-        k = self.kernel
-        return BlockContext(block, k.block_dim, k.tiling, self.ub_size, k.attrs, k.printf)
-
-    def run(self, lo: int, hi: int, views: list[np.ndarray]) -> None:
-        """Blocks [lo, hi): in one call when the kernel can merge them, else one by one."""
-        if hi <= lo:
-            return
-        if self.runner is not None:
-            self.runner(self.context(lo), hi - lo, *views)
-            return
-        func = self.kernel.func
-        for block in range(lo, hi):
-            func(self.context(block), *views)
