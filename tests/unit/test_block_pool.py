@@ -75,12 +75,30 @@ def test_merged_runs_cover_the_blocks_without_overlap(helpers: int) -> None:
     np.testing.assert_array_equal(out, np.arange(48))
 
 
+class LateFailure(Recorder):
+    """Block 5 fails only after block 40 has failed on another thread."""
+
+    def __init__(self) -> None:
+        super().__init__(fail=(5, 40))
+        self.failed_40 = threading.Event()
+
+    def __call__(self, ctx: BlockContext[Any], out: np.ndarray) -> None:
+        if ctx.block_idx == 5:
+            self.failed_40.wait(5)
+        try:
+            super().__call__(ctx, out)
+        finally:
+            if ctx.block_idx == 40:
+                self.failed_40.set()
+
+
 def test_the_failure_raised_is_the_lowest_failing_block_whoever_ran_it() -> None:
     with ThreadPoolExecutor(2) as pool:
-        for _ in range(30):
-            kernel = Recorder(fail=(5, 40))
+        for _ in range(10):
+            kernel = LateFailure()
             with pytest.raises(ValueError, match="block 5"):
                 run_all(_launch(kernel, 48), 1024, [np.zeros(48, np.int64)], pool, 2)
+            assert kernel.failed_40.is_set()  # both failed; the later run's failure came first
 
 
 def test_a_helper_that_never_starts_is_not_waited_for() -> None:
