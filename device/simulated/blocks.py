@@ -6,8 +6,10 @@ blocks does not build 48 contexts it never hands out.
 
 With a pool, the blocks are cut into a few contiguous runs that the calling thread and the pool's
 workers take in order, whoever asks first. numpy releases the GIL in its loops, so runs overlap on
-the host's cores; and because nobody waits for a run no one has started, a worker that does not
-get a core (the host is busy) costs the launch nothing: the caller takes its runs. Which thread
+the host's cores; and because nobody waits for a run no one has started, a helper that has not
+started yet costs the launch nothing: the caller takes its runs. Helpers join only while the host
+has a core to spare (``HostCores``): one that is preempted in the middle of its run makes the
+caller wait a scheduler time slice. Which thread
 computes which run cannot change a value, since a kernel's ``run_blocks`` gives the same bytes
 however its blocks are cut (tests/unit/test_block_runs.py).
 """
@@ -34,7 +36,7 @@ class HostCores:
     A helper thread that finds no free core does not merely fail to help: when the caller needs a run
     the helper holds (or the GIL it holds) while the scheduler gives the core to another process, the
     launch waits a whole time slice. On the 2-core development machine with other jobs running, two
-    threads made a 1.5 ms Sub take 4 ms, where on an idle host they make Exp 1.4x faster. So the pool
+    threads made a 2 ms Sub take 6 ms, where on an idle host they make Exp 1.4x faster. So the pool
     is used only while the count of runnable threads on the host leaves a core free. That count is
     read from the kernel's instantaneous figure, not the load average: the average would count this
     process's own helpers and switch them off again."""
@@ -51,11 +53,11 @@ class HostCores:
         now = time.monotonic()
         if now - self._at >= LOAD_MAX_AGE_S:
             self._at = now
-            self._spare = max(self.cores - _runnable(self.cores), 0)
+            self._spare = max(self.cores - _runnable(), 0)
         return self._spare
 
 
-def _runnable(cores: int) -> int:
+def _runnable() -> int:
     """Threads runnable on the host now, the caller's included (just it, where the kernel does not say)."""
     try:
         fd = os.open(LOAD_FILE, os.O_RDONLY)
