@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import structlog
@@ -47,7 +47,6 @@ from ..interface import (
     Direction,
     EventId,
     FaultListener,
-    KernelAttrs,
     KernelFunc,
     KernelLaunch,
     MemInfo,
@@ -59,10 +58,10 @@ from ..interface import (
     StreamId,
     TaskListener,
     UninitRead,
-    block_runner,
 )
 from ..soc import SocProfile, load_soc
 from . import cost, initcheck
+from .blocks import HOST_CORES, run_all
 from .bounds import checked
 from .capture import CaptureMode, CaptureStatus, Replay
 from .heap import DEVICE_BASE, DEVICE_SPAN, Allocation, Heap
@@ -122,6 +121,7 @@ class SimulatedNpu:
         self.lock = threading.RLock()
         self.block_workers = block_workers
         self._pool: ThreadPoolExecutor | None = None
+        self.spare_cores: Callable[[], int] = HOST_CORES.spare  # cores free for block helpers now
         self._log = log.bind(device=device_id)
 
     def add_task_listener(self, listener: TaskListener) -> None:
@@ -598,36 +598,23 @@ class SimulatedNpu:
         views = self._with_inline(kernel, views)
         if kernel.bounds_checked:
             views = [checked(view, kernel.name) for view in views]
-        contexts = [
-            BlockContext(block, kernel.block_dim, kernel.tiling, self.soc.ub_size, kernel.attrs, kernel.printf)
-            for block in range(kernel.block_dim)
-        ]
-        pool = self._block_pool(kernel)
+        pool, helpers = self._block_pool(kernel)
         if pool is None:
             keep = memo is not None and memo.views is not None and allocs is not None
             binder = block_binder(kernel.func) if keep and initcheck.BoundChecks.applies(kernel) else None
             plain = not (kernel.inline_args or kernel.bounds_checked or kernel.check is not None)
-            bound = binder(contexts[0], len(contexts), *views) if binder is not None and plain and contexts else None
+            bound = None
+            if binder is not None and plain and kernel.block_dim > 0:
+                first = BlockContext(0, kernel.block_dim, kernel.tiling, self.soc.ub_size, kernel.attrs, kernel.printf)
+                bound = binder(first, kernel.block_dim, *views)
             if bound is not None:
                 assert memo is not None and memo.views is not None and allocs is not None
                 memo.views = (*memo.views[:4], (kernel, (bound, initcheck.BoundChecks(kernel, allocs))))
                 bound()
             else:
-                _run_blocks(kernel.func, contexts, views)
-        else:  # numpy releases the GIL, so blocks of a large kernel overlap on the host's cores
-            # one task per worker over a contiguous run of blocks: a future per block costs more
-            # than a small block's numpy work
-            workers = min(self.block_workers, len(contexts))
-            runs = [contexts[w * len(contexts) // workers : (w + 1) * len(contexts) // workers] for w in range(workers)]
-            futures = [pool.submit(_run_blocks, kernel.func, run, views) for run in runs]
-            try:
-                for future in futures:
-                    future.result()
-            except BaseException:  # an interrupt here must not leave blocks writing after the task ended
-                for future in futures:
-                    future.cancel()
-                wait(futures)
-                raise
+                run_all(kernel, self.soc.ub_size, views)
+        else:  # numpy releases the GIL, so runs of blocks of a large kernel overlap on the host's cores
+            run_all(kernel, self.soc.ub_size, views, pool, helpers)
         if kernel.check is not None:
             kernel.check(views)
 
@@ -685,14 +672,20 @@ class SimulatedNpu:
         for block in range(kernel.block_dim):
             kernel.func(BlockContext(block, kernel.block_dim, kernel.tiling, self.soc.ub_size, kernel.attrs), *views)
 
-    def _block_pool(self, kernel: KernelLaunch) -> ThreadPoolExecutor | None:
+    def _block_pool(self, kernel: KernelLaunch) -> tuple[ThreadPoolExecutor | None, int]:
+        """The pool and how many of its threads help the caller with ``kernel``: none for a small
+        kernel, or while the host has no core to spare (``blocks.HostCores``)."""
         if self.block_workers < 2 or kernel.block_dim < 2:
-            return None
+            return None, 0
         if sum(arg.nbytes for arg in kernel.args) < PARALLEL_MIN_BYTES:
-            return None
+            return None, 0
+        helpers = min(self.block_workers - 1, self.spare_cores())
+        if helpers < 1:
+            return None, 0
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.block_workers, thread_name_prefix=f"npu{self.device_id}-block")
-        return self._pool
+            # the calling thread takes runs of blocks too (``blocks.run_all``)
+            self._pool = ThreadPoolExecutor(self.block_workers - 1, thread_name_prefix=f"npu{self.device_id}-block")
+        return self._pool, helpers
 
     def close(self) -> None:
         if self._pool is not None:
@@ -709,13 +702,3 @@ def block_binder(func: KernelFunc) -> Callable[..., Callable[[], None] | None] |
     views; it may decline (None) for what it cannot bind (a broadcast read, a cast)."""
     binder = getattr(func, "bind_blocks", None)
     return binder if callable(binder) else None
-
-
-def _run_blocks(func: Callable[..., None], contexts: list[BlockContext[KernelAttrs]], views: list[np.ndarray]) -> None:
-    """Run consecutive blocks: in one call when the kernel can merge them (``block_runner``), else one by one."""
-    runner = block_runner(func)
-    if runner is not None and contexts:
-        runner(contexts[0], len(contexts), *views)
-        return
-    for ctx in contexts:
-        func(ctx, *views)

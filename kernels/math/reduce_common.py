@@ -313,7 +313,13 @@ class ReduceKernel:
         # tile by tile and block by block (for other layouts numpy's loop order would change)
         rows = data.ubFactorR >= data.factorRTotalCnt and len(r_shape) == 1 and view.strides[-1] == view.itemsize
         if rows:
-            self._walk(data, view, n_a, a_lo, a_end, a_end - a_lo, y.view(dy), dx)
+            out = y.view(dy)
+            if n_a == 1 and self.partial is _sum and self.finish is _keep and out.dtype == acc_dtype(dx):
+                # the sum straight into the output: np.sum's own loop and dtype, without its
+                # temporary, the copy and the walk's Python work (each run of the pool pays it)
+                np.add.reduce(view[a_lo:a_end], axis=-1, dtype=out.dtype, out=out[a_lo:a_end])
+                return
+            self._walk(data, view, n_a, a_lo, a_end, a_end - a_lo, out, dx)
             return
         for b_lo in range(a_lo, a_end, per_core):
             self._walk(data, view, n_a, b_lo, min(b_lo + per_core, a_total), data.ubFactorA, y.view(dy), dx)
