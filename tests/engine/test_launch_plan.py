@@ -724,3 +724,33 @@ def test_constant_pad_with_new_pad_arrays() -> None:
     centred, left = np.pad(M, ((0, 0), (1, 1)), constant_values=-1), np.pad(M, ((0, 0), (2, 0)), constant_values=-1)
     assert [o.tobytes() for o in outs] == [a.tobytes() for a in (centred,) * 3 + (left, left, centred)]
     assert not reports
+
+
+def test_reduce_sum_trace_and_uninitialised_input() -> None:
+    """The replayed ReduceSum is on the trace as without the cache, and initcheck reports its
+    never-written input at each call."""
+
+    def events_of(cached: bool) -> list[tuple[str, str, int | None]]:
+        with world(cached) as w:
+            reduce_world(w)
+            dims = aclnn.aclCreateIntArray([1], 1)
+            reduce_sum(w, dims)
+            tracer = trace.start_trace()
+            reduce_sum(w, dims)
+            reduce_sum(w, dims)
+            trace.stop_trace()
+            return [(e.kind, e.name, e.status) for e in tracer.events if e.kind in ("api", "task")]
+
+    cached = events_of(True)
+    assert cached == events_of(False)
+    assert [name for kind, name, _ in cached if kind == "api"].count("aclnnReduceSum") == 2
+
+    def scenario(w: World) -> None:
+        reduce_world(w)
+        matrix(w, "m", [ROWS, COLS])  # never written
+        dims = aclnn.aclCreateIntArray([1], 1)
+        for _ in range(3):
+            reduce_sum(w, dims)
+
+    _, _, reports = both(scenario)
+    assert sum("uninitialised read" in str(r[1]) for r in reports) == 3  # type: ignore[union-attr]
