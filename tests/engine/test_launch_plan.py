@@ -754,3 +754,40 @@ def test_reduce_sum_trace_and_uninitialised_input() -> None:
 
     _, _, reports = both(scenario)
     assert sum("uninitialised read" in str(r[1]) for r in reports) == 3  # type: ignore[union-attr]
+
+
+AXES = st.sampled_from([[0], [1], [-1], [-2], [0, 1], [1, 0], []])
+
+
+@settings(max_examples=12, deadline=None)
+@given(first=st.tuples(AXES, st.booleans()), second=st.tuples(AXES, st.booleans()))
+def test_reduce_sum_axes_that_differ_never_share_a_plan(
+    first: tuple[list[int], bool], second: tuple[list[int], bool]
+) -> None:
+    """Two ReduceSum calls share an entry (and so its recorded axes) only when the axes' values and
+    keepDims agree; either way the second call sums over its own axes."""
+
+    def call(w: World, dims: list[int], keep: bool) -> np.ndarray:
+        wrapped = sorted({d % 2 for d in dims}) if dims else [0, 1]
+        shape = [1 if i in wrapped else n for i, n in enumerate((ROWS, COLS))] if keep else [
+            n for i, n in enumerate((ROWS, COLS)) if i not in wrapped
+        ]  # fmt: skip
+        matrix(w, "r", shape or [1])
+        if not shape:
+            w.tensors["r"] = aclnn.aclCreateTensor([], 0, aclnn.ACL_FLOAT, None, 0, 2, [], 0, w.ptrs["r"])
+        two_phase(w, "ReduceSum", w.tensors["m"], aclnn.aclCreateIntArray(dims, len(dims)), keep, aclnn.ACL_FLOAT,
+                  w.tensors["r"])  # fmt: skip
+        assert w.seen[-1][1:4] == (0, 0, 0), w.seen[-1]  # type: ignore[index]
+        count = int(np.prod(shape)) if shape else 1
+        return np.frombuffer(read(w, "r", count), np.float32)
+
+    with world(True) as w:
+        matrix(w, "m", [ROWS, COLS], M)
+        call(w, *first)
+        call(w, *first)  # the first one's entry is usable now
+        before = hits()
+        got = call(w, *second)
+        assert (hits() > before) == (first == second)
+        dims, keep = second
+        axis = tuple(sorted({d % 2 for d in dims})) if dims else (0, 1)
+        np.testing.assert_array_equal(got, M.sum(axis=axis, keepdims=keep).reshape(-1))
