@@ -120,6 +120,20 @@ def kernel_buffers(
     return tuple(buffers), tuple(inline), infos
 
 
+def _freeze_host_inputs(pack: ArgPack) -> None:
+    """Make the host inputs' bytes read-only once a plan has recorded them.
+
+    A host input is the executor's own tensor (ConvertToTensor copies the values, AllocHostTensor
+    is filled by the op body), written only in phase 1, whose values the op-cache key holds (the
+    arrays, scalars and attributes they came from): so every replay of the entry carries the same
+    bytes, and the plan keeps them instead of copying them out again per launch. Read-only, a
+    later write cannot make the recorded copy stale without failing where it is made.
+    """
+    for tensor in flatten(pack.inputs):
+        if isinstance(tensor, ExecTensor) and tensor.storage.host is not None:
+            tensor.storage.host.flags.writeable = False
+
+
 def initcheck_fields(ctx: RunContext, infos: list[ArgInfo]) -> dict[str, Any]:
     """The KernelLaunch fields of initcheck (none when it is off: the launch then only marks writes)."""
     if not ctx.initcheck:
@@ -237,14 +251,16 @@ class AiCoreLauncher(Launcher):
         if self.attrs is None:
             self.attrs = kernel_attrs(self.impl, self.pack)  # what the binary has baked in
         ub_use = result.ub_use(self._itemsizes())
-        plain = not (inline or debug or cleans or self.pack.outshape)
+        plain = not (debug or cleans or self.pack.outshape)
         if plain and (self.plan is None or self.plan.tiling is not result):
             # the first launch of this signature: what a replay needs besides the addresses
             self.plan = LaunchPlan(
                 result, ub_use, self.attrs, tuple(info.tensor for info in infos),
                 tuple(b.nbytes for b in buffers), tuple(b.access for b in buffers), infos,
-                tuple(info.role for info in infos),
+                tuple(info.role for info in infos), inline,
             )  # fmt: skip
+            if inline:
+                _freeze_host_inputs(self.pack)
         ctx.device.launch(
             KernelLaunch(
                 self.impl.op_type,
@@ -288,6 +304,7 @@ class AiCoreLauncher(Launcher):
                 plan.ub_use,
                 Engine.AICORE,
                 attrs=plan.attrs,
+                inline_args=plan.inline,
                 memo=plan.memo,
                 **initcheck,
             ),

@@ -9,9 +9,12 @@ device checks what may have changed since (the allocations behind those addresse
 still where they were: ``SpanMemo``), so a freed, moved or re-allocated buffer fails exactly as it
 does without a plan.
 
-A plan is made only for the plain case: no host data in the argument block, no debug binary, no
-atomic-clean parameters, no data-dependent output shape. Anything else takes the full launch each
-time, as before.
+Host data in the argument block (ReduceSum's axes, a pad's paddings, an Adds' scalar made a 0-d
+host tensor) is part of the plan too: each host input is the executor's own tensor, written only in
+phase 1 from values the key holds, so the bytes of the first launch are the bytes of every replay
+of the entry; the plan keeps them (and makes the host arrays read-only, so a later write fails
+rather than leaving the recorded copy stale). A plan is not made for a debug binary, atomic-clean
+parameters or a data-dependent output shape: those take the full launch each time, as before.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class LaunchPlan:
     access: tuple[Access, ...]
     infos: list[ArgInfo]
     roles: tuple[InitRole, ...]
+    inline: tuple[tuple[int, bytes], ...] = ()  # the host inputs' bytes in the argument block: (position, bytes)
     memo: SpanMemo = field(default_factory=SpanMemo)  # the device's proof that the last addresses were in bounds
 
     def buffers(self, address_of: Callable[[aclTensor], int]) -> tuple[BufferArg, ...]:

@@ -112,7 +112,8 @@ class PlanLaunch:
             )
             kernel = KernelLaunch(
                 impl.op_type, impl.kernel, plan.tiling.block_dim, buffers, plan.tiling.tiling_bytes, plan.ub_use,
-                Engine.AICORE, attrs=plan.attrs, memo=plan.memo, init_roles=plan.roles if initcheck else (),
+                Engine.AICORE, attrs=plan.attrs, inline_args=plan.inline, memo=plan.memo,
+                init_roles=plan.roles if initcheck else (),
             )  # fmt: skip
             self.kernel, self.addrs, self.initcheck = kernel, addrs, initcheck
         report = None

@@ -21,6 +21,7 @@ missing LayerNorm weight / bias, the K == 0 result of MatMul) with the data fami
 from __future__ import annotations
 
 import ctypes
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -294,19 +295,15 @@ class ReduceKernel:
     def run_blocks(
         self, first: BlockContext[ReduceAttrs], count: int, x: np.ndarray, axes_buf: np.ndarray, y: np.ndarray
     ) -> None:
-        data = ReduceOpTilingData.from_buffer_copy(first.tiling)
+        attrs = first.attrs
+        data, elements, merged, order, n_a = _layout(first.tiling, attrs.x_shape, axes_buf.tobytes())
         per_core, a_total = data.factorACntPerCore, data.factorATotalCnt
         a_lo = first.block_idx * per_core
         a_end = min((first.block_idx + count) * per_core, a_total)
         if a_lo >= a_end:
             return
-        dx, dy, shape = first.attrs.x_dtype, first.attrs.y_dtype, first.attrs.x_shape
-        rank = len(shape)
-        axes = {int(a) % max(rank, 1) for a in axes_buf.view(np.int64)} if rank else set()
-        elements = 1
-        for d in shape:
-            elements *= d
-        view, n_a = ar_view(x.view(dx)[:elements], shape, axes)
+        dx, dy = attrs.x_dtype, attrs.y_dtype
+        view = x.view(dx)[:elements].reshape(merged).transpose(order)  # what ``ar_view`` gives
         r_shape = view.shape[n_a:]
         # with all of R in one UB tile and R the innermost dense run, the A tiles are independent
         # contiguous rows: one numpy reduction over the whole A range is bit-identical to walking it
@@ -358,6 +355,27 @@ class ReduceKernel:
                 flat = np.asarray(self.finish(np.asarray(acc), data)).reshape(-1)
                 out[position : position + flat.size] = flat.astype(out.dtype, copy=False)
                 position += flat.size
+
+
+Layout = tuple[ReduceOpTilingData, int, tuple[int, ...], tuple[int, ...], int]
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(tiling: bytes, shape: tuple[int, ...], axes: bytes) -> Layout:
+    """What a reduce kernel derives from its tiling, x's shape and the axes' bytes before touching data:
+    the tiling struct, x's element count, the merged (A/R) shape and the order putting A first, and
+    the number of A axes (as ``ar_view``). A launch replayed from its plan carries the same three each
+    time, and every run of the pool's helpers asks again: worked out once per distinct triple.
+    The struct is only read by the kernels."""
+    data = ReduceOpTilingData.from_buffer_copy(tiling)
+    rank = len(shape)
+    reduced = {int(a) % max(rank, 1) for a in np.frombuffer(axes, np.int64)} if rank else set()
+    elements = 1
+    for d in shape:
+        elements *= d
+    merged, kinds = merge_axes(shape, reduced)
+    order = [i for i, k in enumerate(kinds) if not k] + [i for i, k in enumerate(kinds) if k]
+    return data, elements, tuple(merged), tuple(order), sum(1 for k in kinds if not k)
 
 
 def reduce_kernel(partial: Partial, combine: Combine, finish: Finish = _keep, wide_int: bool = False) -> ReduceKernel:

@@ -80,7 +80,7 @@ def recent_message() -> str | None:
 
 def handle_ids(message: str) -> str:
     """A report's text without the handles' Python ids (object addresses differ between the two processes)."""
-    return re.sub(r"(aclTensor|aclScalar) 0x[0-9a-f]+", r"\1 <id>", message)
+    return re.sub(r"(aclTensor|aclScalar|aclIntArray) 0x[0-9a-f]+", r"\1 <id>", message)
 
 
 X = np.arange(N, dtype=np.float32)
@@ -509,3 +509,285 @@ def test_a_list_argument_replays_with_its_members_addresses() -> None:
     seen, _, reports = both(scenario)
     assert np.array_equal(np.frombuffer(seen[-1], np.float32), np.concatenate([X, X * 4]))  # type: ignore[arg-type]
     assert not reports
+
+
+# -- launches with host data in the argument block: ReduceSum's axes, Adds' scalar, ConstantPadNd's pads ----
+
+ROWS, COLS = 4, N // 4
+
+
+def matrix(w: World, name: str, shape: list[int], data: np.ndarray | None = None) -> None:
+    """A tensor of ``shape`` over a new buffer (float32, contiguous; left unwritten when ``data`` is None)."""
+    count = int(np.prod(shape))
+    ptr, ret = acl.rt.malloc(count * 4, 0)
+    assert ret == 0
+    if data is not None:
+        w.write(ptr, data.astype(np.float32))
+    w.ptrs[name] = ptr
+    w.tensors[name] = aclnn.aclCreateTensor(shape, len(shape), aclnn.ACL_FLOAT, None, 0, 2, shape, len(shape), ptr)
+
+
+def read(w: World, name: str, count: int) -> bytes:
+    host = np.zeros(count, np.float32)
+    acl.rt.memcpy(host.ctypes.data, host.nbytes, w.ptrs[name], host.nbytes, c.ACL_MEMCPY_DEVICE_TO_HOST)
+    return host.tobytes()
+
+
+def two_phase(w: World, name: str, *args: Any) -> None:
+    """One two-phase call of aclnn``name`` with a workspace of the size phase 1 asks for, and a synchronize."""
+    ws, executor, ret1 = getattr(aclnn, f"aclnn{name}GetWorkspaceSize")(*args)
+    workspace = acl.rt.malloc(ws, 0)[0] if ws and ret1 == 0 else 0
+    ret2 = getattr(aclnn, f"aclnn{name}")(workspace, ws, executor, w.stream)
+    ret3 = acl.rt.synchronize_stream(w.stream)
+    if workspace:
+        acl.rt.free(workspace)
+    w.seen.append((name, ret1, ret2, ret3, recent_message()))
+
+
+def reduce_sum(w: World, dims: Any, keep: bool = False, out: str = "rsum") -> None:
+    """ReduceSum of the ROWS x COLS ``m`` into ``out``; the output's bytes join what the call returned."""
+    two_phase(w, "ReduceSum", w.tensors["m"], dims, keep, aclnn.ACL_FLOAT, w.tensors[out])
+    w.seen.append(read(w, out, ROWS if "sum" in out or "keep" in out else COLS))
+
+
+M = np.arange(N, dtype=np.float32).reshape(ROWS, COLS)
+
+
+def reduce_world(w: World) -> None:
+    matrix(w, "m", [ROWS, COLS], M)
+    matrix(w, "rsum", [ROWS])
+    matrix(w, "rkeep", [ROWS, 1])
+    matrix(w, "csum", [COLS])
+
+
+def sums(seen: list[object]) -> list[np.ndarray]:
+    return [np.frombuffer(s, np.float32) for s in seen if isinstance(s, bytes)]
+
+
+def statuses(seen: list[object]) -> list[tuple[object, ...]]:
+    """What each two-phase call returned (name, phase 1, phase 2, synchronize, message), in order."""
+    return [s for s in seen if isinstance(s, tuple) and len(s) == 5]
+
+
+def test_reduce_sum_replays_the_plan_with_its_axes() -> None:
+    """ReduceSum's axes reach the kernel as host data: the replay goes through the compiled plan,
+    which carries the axes' bytes, and the host array behind them is read-only from then on."""
+    with world(True) as w:
+        reduce_world(w)
+        dims = aclnn.aclCreateIntArray([1], 1)
+        launched: list[PlanLaunch] = []
+        original = PlanLaunch.launch
+
+        def spy(self: PlanLaunch, *args: Any) -> None:
+            original(self, *args)
+            launched.append(self)
+
+        PlanLaunch.launch = spy  # type: ignore[method-assign]
+        try:
+            for _ in range(3):
+                reduce_sum(w, dims)
+        finally:
+            PlanLaunch.launch = original  # type: ignore[method-assign]
+        assert [launch.launcher.name for launch in launched] == ["ReduceSum", "ReduceSum"]
+        plan = launched[0].plan
+        assert plan.inline == ((1, np.array([1], np.int64).tobytes()),)
+        assert launched[0].kernel is launched[1].kernel and launched[1].kernel is not None
+        assert launched[1].kernel.inline_args == plan.inline
+        host = [t for t in launched[0].launcher.pack.inputs if getattr(t, "on_host", False)]
+        assert len(host) == 1 and not host[0].storage.host.flags.writeable  # type: ignore[attr-defined]
+        assert all(np.array_equal(s, M.sum(axis=1)) for s in sums(w.seen))
+
+
+def test_reduce_sum_with_new_axes_arrays_of_equal_values() -> None:
+    """A new aclIntArray of the same values is the same key: the replay reduces the same axes;
+    other values (even ones that wrap to the same axis) are another entry with its own plan."""
+
+    def scenario(w: World) -> None:
+        reduce_world(w)
+        for _ in range(3):
+            reduce_sum(w, aclnn.aclCreateIntArray([1], 1))
+        reduce_sum(w, aclnn.aclCreateIntArray([-1], 1))
+        reduce_sum(w, aclnn.aclCreateIntArray([0], 1), out="csum")
+        reduce_sum(w, aclnn.aclCreateIntArray([0], 1), out="csum")
+        w.write(w.ptrs["m"], M * 2)
+        reduce_sum(w, aclnn.aclCreateIntArray([1], 1))
+        reduce_sum(w, aclnn.aclCreateIntArray([-1], 1))
+
+    seen, _, reports = both(scenario)
+    got = sums(list(seen))  # type: ignore[arg-type]
+    rows, cols = M.sum(axis=1), M.sum(axis=0)
+    assert [g.tobytes() for g in got] == [a.tobytes() for a in (rows, rows, rows, rows, cols, cols, rows * 2, rows * 2)]
+    assert not reports
+
+
+def test_reduce_sum_axes_array_destroyed_and_made_again() -> None:
+    def scenario(w: World) -> None:
+        reduce_world(w)
+        dims = aclnn.aclCreateIntArray([1], 1)
+        reduce_sum(w, dims)
+        reduce_sum(w, dims)
+        w.seen.append(aclnn.aclDestroyIntArray(dims))
+        reduce_sum(w, dims)  # the destroyed array itself: the sanitizer's report (then it reads on), as uncached
+        dims = aclnn.aclCreateIntArray([1], 1)
+        reduce_sum(w, dims)
+        reduce_sum(w, dims)
+
+    seen, _, reports = both(scenario)
+    calls = statuses(list(seen))  # type: ignore[arg-type]
+    assert calls[-1][:4] == ("ReduceSum", 0, 0, 0)
+    assert any("already destroyed" in str(r[1]) for r in reports)  # type: ignore[union-attr]
+    assert np.array_equal(sums(list(seen))[-1], M.sum(axis=1))  # type: ignore[arg-type]
+
+
+def test_reduce_sum_output_freed_between_calls() -> None:
+    def scenario(w: World) -> None:
+        reduce_world(w)
+        dims = aclnn.aclCreateIntArray([1], 1)
+        reduce_sum(w, dims)
+        reduce_sum(w, dims)
+        assert acl.rt.free(w.ptrs["rsum"]) == 0
+        two_phase(w, "ReduceSum", w.tensors["m"], dims, False, aclnn.ACL_FLOAT, w.tensors["rsum"])
+        matrix(w, "rsum", [ROWS])  # a new buffer and tensor: the same signature again
+        reduce_sum(w, dims)
+        reduce_sum(w, dims)
+
+    seen, _, _ = both(scenario)
+    calls = statuses(list(seen))  # type: ignore[arg-type]
+    assert calls[2][1:4] != (0, 0, 0) and calls[-1][1:4] == (0, 0, 0)
+    assert np.array_equal(sums(list(seen))[-1], M.sum(axis=1))  # type: ignore[arg-type]
+
+
+def test_reduce_sum_keepdim_changed() -> None:
+    """keepDims is in the key: switched, the call is another entry (or fails its shape check)."""
+
+    def scenario(w: World) -> None:
+        reduce_world(w)
+        dims = aclnn.aclCreateIntArray([1], 1)
+        reduce_sum(w, dims)
+        reduce_sum(w, dims)
+        two_phase(w, "ReduceSum", w.tensors["m"], dims, True, aclnn.ACL_FLOAT, w.tensors["rsum"])  # [4] != [4, 1]
+        reduce_sum(w, dims, keep=True, out="rkeep")
+        reduce_sum(w, dims, keep=True, out="rkeep")
+        reduce_sum(w, dims)
+
+    seen, _, _ = both(scenario)
+    calls = statuses(list(seen))  # type: ignore[arg-type]
+    assert calls[2][1] != 0 and all(call[1:4] == (0, 0, 0) for call in calls[3:])
+    assert all(np.array_equal(s, M.sum(axis=1)) for s in sums(list(seen)))  # type: ignore[arg-type]
+
+
+def test_adds_with_scalars_of_equal_and_other_values() -> None:
+    """Adds' scalar becomes a 0-d host tensor of the launch: an equal scalar (a new object) replays
+    the plan's bytes, another value is another entry, a destroyed scalar is reported as without the cache."""
+
+    def adds(w: World, other: Any) -> None:
+        two_phase(w, "Adds", w.tensors["x"], other, w.alpha, w.tensors["out"])
+        w.seen.append(w.out())
+
+    def scenario(w: World) -> None:
+        for _ in range(3):
+            adds(w, aclnn.aclCreateScalar(2.0, aclnn.ACL_FLOAT))
+        adds(w, aclnn.aclCreateScalar(3.0, aclnn.ACL_FLOAT))
+        three = aclnn.aclCreateScalar(3.0, aclnn.ACL_FLOAT)
+        adds(w, three)
+        w.seen.append(aclnn.aclDestroyScalar(three))
+        adds(w, three)
+        adds(w, aclnn.aclCreateScalar(2.0, aclnn.ACL_FLOAT))
+
+    seen, _, reports = both(scenario)
+    outs = [np.frombuffer(s, np.float32) for s in seen if isinstance(s, bytes)]
+    assert [o.tobytes() for o in outs[:5]] == [(X + v).tobytes() for v in (2, 2, 2, 3, 3)]
+    assert np.array_equal(outs[-1], X + 2)
+    assert any("already destroyed" in str(r[1]) for r in reports)  # type: ignore[union-attr]
+
+
+def test_constant_pad_with_new_pad_arrays() -> None:
+    """ConstantPadNd's paddings and value reach PadV3 as host data; equal arrays replay, others do not."""
+
+    def pad(w: World, pads: list[int], out: str, count: int) -> None:
+        array = aclnn.aclCreateIntArray(pads, len(pads))
+        value = aclnn.aclCreateScalar(-1.0, aclnn.ACL_FLOAT)
+        two_phase(w, "ConstantPadNd", w.tensors["m"], array, value, w.tensors[out])
+        w.seen.append(read(w, out, count))
+
+    def scenario(w: World) -> None:
+        matrix(w, "m", [ROWS, COLS], M)
+        matrix(w, "wide", [ROWS, COLS + 2])
+        for _ in range(3):
+            pad(w, [1, 1], "wide", ROWS * (COLS + 2))
+        pad(w, [2, 0], "wide", ROWS * (COLS + 2))
+        pad(w, [2, 0], "wide", ROWS * (COLS + 2))
+        pad(w, [1, 1], "wide", ROWS * (COLS + 2))
+
+    seen, _, reports = both(scenario)
+    outs = [np.frombuffer(s, np.float32).reshape(ROWS, COLS + 2) for s in seen if isinstance(s, bytes)]
+    centred, left = np.pad(M, ((0, 0), (1, 1)), constant_values=-1), np.pad(M, ((0, 0), (2, 0)), constant_values=-1)
+    assert [o.tobytes() for o in outs] == [a.tobytes() for a in (centred,) * 3 + (left, left, centred)]
+    assert not reports
+
+
+def test_reduce_sum_trace_and_uninitialised_input() -> None:
+    """The replayed ReduceSum is on the trace as without the cache, and initcheck reports its
+    never-written input at each call."""
+
+    def events_of(cached: bool) -> list[tuple[str, str, int | None]]:
+        with world(cached) as w:
+            reduce_world(w)
+            dims = aclnn.aclCreateIntArray([1], 1)
+            reduce_sum(w, dims)
+            tracer = trace.start_trace()
+            reduce_sum(w, dims)
+            reduce_sum(w, dims)
+            trace.stop_trace()
+            return [(e.kind, e.name, e.status) for e in tracer.events if e.kind in ("api", "task")]
+
+    cached = events_of(True)
+    assert cached == events_of(False)
+    assert [name for kind, name, _ in cached if kind == "api"].count("aclnnReduceSum") == 2
+
+    def scenario(w: World) -> None:
+        reduce_world(w)
+        matrix(w, "m", [ROWS, COLS])  # never written
+        dims = aclnn.aclCreateIntArray([1], 1)
+        for _ in range(3):
+            reduce_sum(w, dims)
+
+    _, _, reports = both(scenario)
+    assert sum("uninitialised read" in str(r[1]) for r in reports) == 3  # type: ignore[union-attr]
+
+
+AXES = st.sampled_from([[0], [1], [-1], [-2], [0, 1], [1, 0], []])
+
+
+@settings(max_examples=12, deadline=None)
+@given(first=st.tuples(AXES, st.booleans()), second=st.tuples(AXES, st.booleans()))
+def test_reduce_sum_axes_that_differ_never_share_a_plan(
+    first: tuple[list[int], bool], second: tuple[list[int], bool]
+) -> None:
+    """Two ReduceSum calls share an entry (and so its recorded axes) only when the axes' values and
+    keepDims agree; either way the second call sums over its own axes."""
+
+    def call(w: World, dims: list[int], keep: bool) -> np.ndarray:
+        wrapped = sorted({d % 2 for d in dims}) if dims else [0, 1]
+        shape = [1 if i in wrapped else n for i, n in enumerate((ROWS, COLS))] if keep else [
+            n for i, n in enumerate((ROWS, COLS)) if i not in wrapped
+        ]  # fmt: skip
+        matrix(w, "r", shape or [1])
+        if not shape:
+            w.tensors["r"] = aclnn.aclCreateTensor([], 0, aclnn.ACL_FLOAT, None, 0, 2, [], 0, w.ptrs["r"])
+        two_phase(w, "ReduceSum", w.tensors["m"], aclnn.aclCreateIntArray(dims, len(dims)), keep, aclnn.ACL_FLOAT,
+                  w.tensors["r"])  # fmt: skip
+        assert w.seen[-1][1:4] == (0, 0, 0), w.seen[-1]  # type: ignore[index]
+        count = int(np.prod(shape)) if shape else 1
+        return np.frombuffer(read(w, "r", count), np.float32)
+
+    with world(True) as w:
+        matrix(w, "m", [ROWS, COLS], M)
+        call(w, *first)
+        call(w, *first)  # the first one's entry is usable now
+        before = hits()
+        got = call(w, *second)
+        assert (hits() > before) == (first == second)
+        dims, keep = second
+        axis = tuple(sorted({d % 2 for d in dims})) if dims else (0, 1)
+        np.testing.assert_array_equal(got, M.sum(axis=axis, keepdims=keep).reshape(-1))
