@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
-from types import CodeType
+from types import CodeType, FunctionType
 from typing import Any
 
 import pytest
@@ -31,14 +31,24 @@ if RUNNER_PREFIXES:
     PLACES["runner"] = f"{RUNNER_PREFIXES[0].rstrip('/')}/_fake_runner_frame.py"
 
 
+def _frame_code(place: str) -> CodeType:
+    """The code of ``def frame(): return inner()`` as if it were in that file (compiled once per file)."""
+    code = _FRAME_CODES.get(place)
+    if code is None:
+        namespace: dict[str, Any] = {}
+        exec(compile("def frame():\n    return inner()\n", PLACES[place], "exec"), namespace)
+        code = _FRAME_CODES[place] = namespace["frame"].__code__
+    return code
+
+
+_FRAME_CODES: dict[str, CodeType] = {}
+
+
 def _chain(places: list[str], leaf: Callable[[], Any]) -> Callable[[], Any]:
     """A call chain whose frames (outermost first) have code objects from those files, ending in ``leaf``."""
     call = leaf
-    for n, place in enumerate(reversed(places)):
-        namespace: dict[str, Any] = {"inner": call}
-        source = f"def frame_{n}():\n    return inner()\n"
-        exec(compile(source, PLACES[place], "exec"), namespace)
-        call = namespace[f"frame_{n}"]
+    for place in reversed(places):
+        call = FunctionType(_frame_code(place), {"inner": call})
     return call
 
 
