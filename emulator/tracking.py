@@ -22,7 +22,7 @@ import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from types import CodeType, FrameType, MappingProxyType
@@ -115,6 +115,7 @@ RUNNER_PREFIXES = _runner_prefixes(RUNNER_MODULES)
 STACK_DEPTH = 4
 GRAVEYARD_SIZE = 4096
 get_ident = threading.get_ident  # read once: Registry.add stamps every resource with it
+_getframe = sys._getframe
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +207,36 @@ def capture_site(skip: int = 1) -> Site:
     When there is no Python frame above the library's, the call came from C (the SDK's
     libraries): the site is that C caller's, read from the C core, and the program's own code
     is the user code then.
+
+    Every resource event captures one, so the walk above the first user frame is written out for
+    STACK_DEPTH = 4 (a loop with its list and length test costs a quarter more); ``walk_site`` is
+    the same walk as a loop, for any depth (the tests hold the two equal).
     """
+    kinds = _FILE_KIND
+    frame: FrameType | None = _getframe(skip)
+    while frame is not None:
+        code = frame.f_code
+        if kinds[code.co_filename] is not True:
+            break
+        frame = frame.f_back
+    else:
+        return _native_site()
+    # the first frame outside the library, whatever it is; above it only the user's own frames
+    # (the runner — runpy, the CLI, pytest, a thread's bootstrap — is not part of the user's stack)
+    f1 = frame.f_back
+    if f1 is None or kinds[(c1 := f1.f_code).co_filename] is not False:
+        return Site(((code, frame.f_lasti),))
+    f2 = f1.f_back
+    if f2 is None or kinds[(c2 := f2.f_code).co_filename] is not False:
+        return Site(((code, frame.f_lasti), (c1, f1.f_lasti)))
+    f3 = f2.f_back
+    if f3 is None or kinds[(c3 := f3.f_code).co_filename] is not False:
+        return Site(((code, frame.f_lasti), (c1, f1.f_lasti), (c2, f2.f_lasti)))
+    return Site(((code, frame.f_lasti), (c1, f1.f_lasti), (c2, f2.f_lasti), (c3, f3.f_lasti)))
+
+
+def walk_site(skip: int = 1, depth: int = STACK_DEPTH) -> Site:
+    """``capture_site`` as a plain loop over ``depth`` frames: the reference the written-out walk is tested against."""
     kinds = _FILE_KIND
     frame: FrameType | None = sys._getframe(skip)
     while frame is not None:
@@ -214,36 +244,93 @@ def capture_site(skip: int = 1) -> Site:
             break
         frame = frame.f_back
     if frame is None:
-        if NATIVE_SITE is not None:
-            native = NATIVE_SITE()
-            if native is not None:
-                return native
-        return Site(())
-    raw = [(frame.f_code, frame.f_lasti)]  # the first frame outside the library, whatever it is
-    while len(raw) < STACK_DEPTH:
+        return _native_site()
+    raw = [(frame.f_code, frame.f_lasti)]
+    while len(raw) < depth:
         frame = frame.f_back
         if frame is None:
             break
         code = frame.f_code
         if kinds[code.co_filename] is not False:
-            break  # the runner (runpy, the CLI, pytest, a thread's bootstrap) is not part of the user's stack
+            break
         raw.append((code, frame.f_lasti))
     return Site(tuple(raw))
 
 
-@dataclass(slots=True)
+def _native_site() -> Site:
+    """No Python frame above the library's: the C caller's site when the SDK knows it, else an unknown one."""
+    if NATIVE_SITE is not None:
+        native = NATIVE_SITE()
+        if native is not None:
+            return native
+    return Site(())
+
+
+assert STACK_DEPTH == 4, "capture_site's walk is written out for four frames"
+
+
 class Resource:
-    kind: ResourceKind
-    key: int
-    site: Site
-    thread: int
-    size: int | None = None
-    device: int | None = None
-    tag: str | None = None
-    owner: tuple[ResourceKind, int] | None = None  # the resource this one belongs to (a list's member …)
-    detail: dict[str, object] = field(default_factory=dict)
-    released_at: Site | None = None
-    ref: object = None  # the handle object itself: a leaked handle stays alive, so its key (id) is never reused
+    """One registered handle or allocation: what a leak or use-after-free report says about it.
+
+    A plain class with slots rather than a dataclass: one is made per resource event, and the
+    dataclass's eleven-field ``__init__`` with a ``dict`` factory was a third of a handle's add.
+    The ``detail`` dict (the extra fields a few kinds carry) is made on first read, as most
+    resources have none; equality and repr are the dataclass's (every field, in order).
+    """
+
+    __slots__ = ("_detail", "device", "key", "kind", "owner", "ref", "released_at", "site", "size", "tag", "thread")
+    FIELDS = ("kind", "key", "site", "thread", "size", "device", "tag", "owner", "detail", "released_at", "ref")
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value: unhashable, as the dataclass was
+
+    def __init__(
+        self,
+        kind: ResourceKind,
+        key: int,
+        site: Site,
+        thread: int,
+        size: int | None = None,
+        device: int | None = None,
+        tag: str | None = None,
+        owner: tuple[ResourceKind, int] | None = None,  # the resource this one belongs to (a list's member …)
+        detail: dict[str, object] | None = None,
+        released_at: Site | None = None,
+        ref: object = None,  # the handle object itself: a leaked handle stays alive, so its key (id) is never reused
+    ) -> None:
+        self.kind = kind
+        self.key = key
+        self.site = site
+        self.thread = thread
+        self.size = size
+        self.device = device
+        self.tag = tag
+        self.owner = owner
+        self._detail = detail
+        self.released_at = released_at
+        self.ref = ref
+
+    @property
+    def detail(self) -> dict[str, object]:
+        detail = self._detail
+        if detail is None:
+            detail = self._detail = {}
+        return detail
+
+    @detail.setter
+    def detail(self, value: dict[str, object]) -> None:
+        self._detail = value
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Resource)
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
+        return f"{type(self).__name__}({fields})"
 
 
 class Registry:
@@ -291,7 +378,28 @@ class Registry:
     ) -> Resource | None:
         if not self.enabled:
             return None
-        res = Resource(kind, key, capture_site(2), get_ident(), size, device, tag, owner, detail, None, ref)
+        res = Resource(kind, key, capture_site(2), get_ident(), size, device, tag, owner, detail or None, None, ref)
+        self._enter(kind, key, res)
+        return res
+
+    def add_fast(
+        self,
+        kind: ResourceKind,
+        key: int,
+        ref: object = None,
+        size: int | None = None,
+        device: int | None = None,
+        tag: str | None = None,
+        detail: dict[str, object] | None = None,
+    ) -> Resource | None:
+        """``add`` for the hot callers (tensors, scalars, arrays, executors, device buffers): positional, no owner.
+
+        The same resource, site and events as ``add``; only the keyword parsing and the ``**detail``
+        dict are left out, and the bookkeeping is written out here instead of called.
+        """
+        if not self.enabled:
+            return None
+        res = Resource(kind, key, capture_site(2), get_ident(), size, device, tag, None, detail, None, ref)
         ident = (kind, key)
         lock = self._lock
         lock.acquire()  # acquire/release: a third of what a with-block costs here, on every add and remove
@@ -308,6 +416,24 @@ class Registry:
             for listener in self.listeners:
                 listener("created", res)
         return res
+
+    def _enter(self, kind: ResourceKind, key: int, res: Resource) -> None:
+        """Make ``res`` live (a re-used key leaves the graveyard) and tell the listeners."""
+        ident = (kind, key)
+        lock = self._lock
+        lock.acquire()
+        try:
+            self._live[ident] = res
+            self._graveyard.pop(ident, None)
+            try:
+                self._created[kind] += 1
+            except KeyError:
+                self._created[kind] = 1
+        finally:
+            lock.release()
+        if self.listeners:
+            for listener in self.listeners:
+                listener("created", res)
 
     def remove(self, kind: ResourceKind, key: int, *, site: Site | None = None) -> Resource | None:
         """``site``: where it was released when the caller has captured that already (else captured here)."""

@@ -55,7 +55,7 @@ _index = operator.index
 
 
 def _register(obj: Handle) -> Handle:
-    process.current().registry.add(obj.kind, id(obj), ref=obj)
+    process.current().registry.add_fast(obj.kind, id(obj), obj)
     return obj
 
 
@@ -90,7 +90,7 @@ def aclCreateTensor(
                 view, strides, _index(offset), int(format), storage, to_op_format(format),
                 to_op_dtype(dataType), int(tensorData or 0),
             )  # fmt: skip
-            process.current().registry.add(TENSOR, id(tensor), ref=tensor)
+            process.current().registry.add_fast(TENSOR, id(tensor), tensor)
             return tensor
     # not the common case: the general path decides (and reports) it all
     return _create_tensor(

@@ -144,7 +144,7 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
         self.l2_outputs: tuple[Any, ...] = ()
         self.runs = 0
         self.lock = threading.Lock()
-        ctx.registry.add(ResourceKind.EXECUTOR, self.key, tag=api, ref=self)
+        ctx.registry.add_fast(ResourceKind.EXECUTOR, self.key, self, None, None, api)
 
     def __repr__(self) -> str:
         state = "" if self.alive else " DESTROYED"

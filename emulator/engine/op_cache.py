@@ -177,7 +177,7 @@ class OpExecCacheWrap(Handle):
         self.entry = entry
         self.args = args
         self.ctx = entry.template.ctx
-        self.ctx.registry.add(ResourceKind.EXECUTOR, id(self), tag=entry.tag, ref=self)
+        self.ctx.registry.add_fast(ResourceKind.EXECUTOR, id(self), self, None, None, entry.tag)
 
     @property
     def api(self) -> str:

@@ -410,8 +410,8 @@ class Runtime:
             self._device_memory[ptr] = device_id
             registry = self.registry
             if registry.enabled:
-                registry.add(
-                    ResourceKind.DEVICE_MEMORY, ptr, size=size, device=device_id, tag=tag, charged=info.charged
+                registry.add_fast(
+                    ResourceKind.DEVICE_MEMORY, ptr, None, size, device_id, tag, {"charged": info.charged}
                 )
             return ptr
 
