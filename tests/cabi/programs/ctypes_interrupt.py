@@ -31,8 +31,8 @@ def adds(rounds):
         assert aclnn.aclnnAdd(0, 0, executor, stream) == 0
 
 
-adds(40)
-threading.Timer(0.05, _thread.interrupt_main).start()
+adds(240)  # long enough a queue that the synchronize is still draining when the timer fires
+threading.Timer(0.01, _thread.interrupt_main).start()
 try:
     ret = lib.aclrtSynchronizeStream(ctypes.c_void_p(stream))
     print("returned", ret)
