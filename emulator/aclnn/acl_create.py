@@ -239,46 +239,34 @@ def _destroy(obj: Handle | None, api: str) -> int:
     if obj is None:
         return OK
     registry = process.current().registry
-    if not obj.alive:
-        gone = registry.released_resource(obj.kind, id(obj))
-        report_undefined(
-            api,
-            f"double destroy of {describe(obj)}",
-            created=gone.site if gone else None,
-            destroyed=gone.released_at if gone else None,
-            kind=ReportKind.DOUBLE_DESTROY,
-        )
+    if obj.alive:  # the common case first
+        obj.alive = False
+        registry.remove(obj.kind, id(obj))
         return OK
-    obj.alive = False
-    registry.remove(obj.kind, id(obj))
+    gone = registry.released_resource(obj.kind, id(obj))
+    report_undefined(
+        api,
+        f"double destroy of {describe(obj)}",
+        created=gone.site if gone else None,
+        destroyed=gone.released_at if gone else None,
+        kind=ReportKind.DOUBLE_DESTROY,
+    )
     return OK
 
 
 @aclnn_api("aclDestroyTensor")
 def aclDestroyTensor(tensor: aclTensor | None) -> int:
     """Frees the descriptor, never the device memory it points to."""
-    if tensor is not None and tensor.alive:  # the common case, without _destroy's call
-        tensor.alive = False
-        process.current().registry.remove(tensor.kind, id(tensor))
-        return OK
     return _destroy(tensor, "aclDestroyTensor")
 
 
 @aclnn_api("aclDestroyScalar")
 def aclDestroyScalar(scalar: aclScalar | None) -> int:
-    if scalar is not None and scalar.alive:
-        scalar.alive = False
-        process.current().registry.remove(scalar.kind, id(scalar))
-        return OK
     return _destroy(scalar, "aclDestroyScalar")
 
 
 @aclnn_api("aclDestroyIntArray")
 def aclDestroyIntArray(array: aclIntArray | None) -> int:
-    if array is not None and array.alive:
-        array.alive = False
-        process.current().registry.remove(array.kind, id(array))
-        return OK
     return _destroy(array, "aclDestroyIntArray")
 
 
