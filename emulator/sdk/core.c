@@ -18,7 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static pthread_once_t opbase_emu_once = PTHREAD_ONCE_INIT;
+/* The start runs once for good: ready, or failed for a reason a retry would meet again. A Ctrl-C
+ * that interrupts the import is not such a reason, so an interrupted start is made again by the
+ * next call (opbase_emu_started stays 0). */
+static pthread_mutex_t opbase_emu_start_lock = PTHREAD_MUTEX_INITIALIZER;
+static int opbase_emu_started = 0;
 static PyObject *opbase_emu_bridge_entry = NULL; /* emulator.sdk.bridge.entry */
 static PyObject *opbase_emu_bridge_exit = NULL; /* emulator.sdk.bridge.at_exit */
 static int opbase_emu_ready = 0;
@@ -59,6 +63,16 @@ static void opbase_emu_at_exit(int status, void *unused) {
     PyGILState_Release(gil);
 }
 
+/* A KeyboardInterrupt raised by the import (a Ctrl-C while the modules load): cleared, -1 returned. */
+static int opbase_emu_interrupted(void) {
+    if (!PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+        return 0;
+    }
+    PyErr_Clear();
+    return 1;
+}
+
+/* 1: the bridge is in; 0: it cannot be (the traceback is printed); -1: a Ctrl-C interrupted it. */
 static int opbase_emu_import(void) {
     /* The embedding program's site directories (set_env.sh / opbase-emu run export them). */
     const char *code =
@@ -70,6 +84,9 @@ static int opbase_emu_import(void) {
     }
     PyObject *module = PyImport_ImportModule("emulator.sdk.bridge");
     if (module == NULL) {
+        if (opbase_emu_interrupted()) {
+            return -1;
+        }
         PyErr_Print();
         return 0;
     }
@@ -79,6 +96,9 @@ static int opbase_emu_import(void) {
                                               (unsigned long long)(uintptr_t)&opbase_emu_current_caller);
     Py_DECREF(module);
     if (installed == NULL) {
+        if (opbase_emu_interrupted()) {
+            return -1;
+        }
         PyErr_Print();
         return 0;
     }
@@ -121,15 +141,26 @@ static void opbase_emu_start(void) {
         PyConfig_Clear(&config);
         if (PyStatus_Exception(status) || !Py_IsInitialized()) {
             opbase_emu_fail("Python did not initialise: is PYTHONHOME right? source the SDK's set_env.sh");
+            __atomic_store_n(&opbase_emu_started, 1, __ATOMIC_RELEASE);
             return;
         }
         opbase_emu_owner = 1;
-        int ok = opbase_emu_import();
-        opbase_emu_restore_signals();
+        int ok;
+        for (;;) {
+            ok = opbase_emu_import();
+            opbase_emu_restore_signals();
+            if (ok != -1) {
+                break;
+            }
+            /* SIGINT came while Python's handler stood on it: give it to the program's own
+             * disposition (the default ends the program, a handler of its own runs), then go on */
+            raise(SIGINT);
+        }
         if (!ok) {
             opbase_emu_fail("emulator.sdk.bridge did not import (the traceback is above)");
         }
         opbase_emu_ready = ok;
+        __atomic_store_n(&opbase_emu_started, 1, __ATOMIC_RELEASE);
         PyEval_SaveThread(); /* other threads may now take the GIL */
         if (ok) {
             on_exit(opbase_emu_at_exit, NULL);
@@ -137,9 +168,18 @@ static void opbase_emu_start(void) {
         return;
     }
     PyGILState_STATE gil = PyGILState_Ensure();
-    opbase_emu_ready = opbase_emu_import();
-    if (!opbase_emu_ready) {
-        opbase_emu_fail("emulator.sdk.bridge did not import (the traceback is above)");
+    int ok = opbase_emu_import();
+    if (ok == -1) {
+        /* a Python program's Ctrl-C while the bridge loaded: this call fails with its status, the
+         * interrupt is raised for the program once the call returns (as inside a call), and the
+         * next call starts the bridge again */
+        PyErr_SetInterrupt();
+    } else {
+        if (!ok) {
+            opbase_emu_fail("emulator.sdk.bridge did not import (the traceback is above)");
+        }
+        opbase_emu_ready = ok;
+        __atomic_store_n(&opbase_emu_started, 1, __ATOMIC_RELEASE);
     }
     PyGILState_Release(gil);
 }
@@ -164,7 +204,13 @@ static void opbase_emu_make_key(void) { pthread_key_create(&opbase_emu_thread_ke
 
 /* Enter the interpreter; 0 when the emulator is not available (the caller returns its failure). */
 int opbase_emu_enter(PyGILState_STATE *gil) {
-    pthread_once(&opbase_emu_once, opbase_emu_start);
+    if (!__atomic_load_n(&opbase_emu_started, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&opbase_emu_start_lock);
+        if (!opbase_emu_started) {
+            opbase_emu_start();
+        }
+        pthread_mutex_unlock(&opbase_emu_start_lock);
+    }
     if (!opbase_emu_ready) {
         return 0;
     }

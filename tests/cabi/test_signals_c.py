@@ -66,3 +66,17 @@ def test_a_python_program_gets_its_keyboard_interrupt_after_the_c_call(sdk: Sdk,
     assert lines[2:] == ["again 0", "wrong 0", "finalize 0"]
     assert "Traceback" not in done.stderr
     assert "SUMMARY: opbase-emu: no leaks" in done.stderr
+
+
+def test_a_ctrl_c_while_the_library_loads_the_emulator_is_not_lost(sdk: Sdk, tmp_path: Path) -> None:
+    """A Python program's first call into the SDK's library loads the emulator; a Ctrl-C landing then
+    fails that call and reaches the program after it, and the next call loads the emulator and works.
+    (Before, the interrupted import was taken as a broken installation: the KeyboardInterrupt's
+    traceback was printed, the program never saw its Ctrl-C, and every later call failed.)"""
+    script = HERE / "programs" / "ctypes_interrupted_start.py"
+    env = environment(sdk, tmp_path, OPBASE_EMU_LEAK_CHECK="1")
+    done = subprocess.run([sys.executable, str(script), str(sdk.lib64 / "libascendcl.so")], env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["KeyboardInterrupt after the call", "init 0", "devices 0 True", "finalize 0"]
+    assert "Traceback" not in done.stderr and "cannot start" not in done.stderr
