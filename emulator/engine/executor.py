@@ -327,11 +327,16 @@ class aclOpExecutor(Handle):  # noqa: N801 - the C type's name
             for launcher in self.launchers:
                 launcher.launch(ctx)
         except DeviceError as exc:
-            self.cache_valid = False
-            raise AclnnRuntimeError(f"{self.api}: a runtime call failed: {exc.message}", msg_id="EZ9903") from exc
+            raise self.launch_failed(exc) from exc
         except AclnnError:
             self.cache_valid = False
             raise
+
+    def launch_failed(self, exc: DeviceError) -> AclnnRuntimeError:
+        """A runtime call of a launch failed (this one or a replay's): the entry is not served again,
+        and phase 2 fails with the runtime's message."""
+        self.cache_valid = False
+        return AclnnRuntimeError(f"{self.api}: a runtime call failed: {exc.message}", msg_id="EZ9903")
 
     def _bind_workspace(self, workspace: int) -> None:
         for obj in self.owned:

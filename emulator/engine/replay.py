@@ -25,7 +25,7 @@ from emulator.engine.initcheck import reporter
 from emulator.engine.launchers import AiCoreLauncher
 from emulator.engine.plan import LaunchPlan
 from emulator.engine.tensors import ExecTensor, Storage
-from emulator.errors import AclnnError, AclnnRuntimeError
+from emulator.errors import AclnnError
 from emulator.lazylog import lazy_logger
 from emulator.meta.objects import aclTensor, aclTensorList
 from emulator.status import AclnnStatus
@@ -157,8 +157,7 @@ class CompiledReplay:
             for launch in self.launches:
                 launch.launch(executor, device, sid, args, site, initcheck)
         except DeviceError as exc:
-            executor.cache_valid = False
-            raise AclnnRuntimeError(f"{executor.api}: a runtime call failed: {exc.message}", msg_id="EZ9903") from exc
+            raise executor.launch_failed(exc) from exc
         except AclnnError:
             executor.cache_valid = False
             raise
